@@ -1,0 +1,53 @@
+/**
+ * Every errorCode dzpay answers with, and the HTTP status it travels with.
+ * The spec's codes come first, to the letter; dzpay's own additions for cases the
+ * spec leaves open follow. The HTTP status is not always the number inside the code
+ * (the spec sends VALIDATION422_UNPROCESSABLE_ENTITY with HTTP 400), so it is listed.
+ */
+export const ErrorCatalog = {
+  // QR configuration endpoints
+  AUTH401_UNAUTHORIZED_ACCESS: 401,
+  QR_CODE404_NOT_FOUND: 404,
+  // Payment status endpoint
+  VALIDATION400: 400,
+  PARTNER_API401_UNAUTHORIZED: 401,
+  PARTNER_API403_MERCHANT_INACTIVE: 403,
+  // Register payment
+  VALIDATION400_BAD_REQUEST: 400,
+  PAYMENT_INSTANCE400_AMOUNT_OUT_OF_RANGE: 400,
+  PAYMENT_INSTANCE400_UNSUPPORTED_CURRENCY: 400,
+  VALIDATION422_UNPROCESSABLE_ENTITY: 400,
+  PAYMENT_INSTANCE409_DUPLICATE_REFERENCE: 409,
+  SETTLEMENT422_MERCHANT_WALLET_MISSING: 422,
+  CARDNET502_REGISTRATION_FAILED: 502,
+  // Email receipt
+  PAYMENT_INSTANCE404_NOT_FOUND: 404,
+  RECEIPT409_NOT_AVAILABLE: 409,
+  RATE429_LIMIT_EXCEEDED: 429,
+  RECEIPT502_EMAIL_FAILED: 502,
+  // dzpay's own (not in the spec): see docs/errors.md
+  ROUTE404_NOT_FOUND: 404,
+  QR_CODE409_ALREADY_EXISTS: 409,
+  MERCHANT404_NOT_FOUND: 404,
+  SERVICE503_UNAVAILABLE: 503,
+  INTERNAL500_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ErrorCatalog;
+
+export const ErrorCodes = Object.fromEntries(
+  Object.keys(ErrorCatalog).map((code) => [code, code]),
+) as { readonly [C in ErrorCode]: C };
+
+export function httpStatusOf(code: ErrorCode): number {
+  return ErrorCatalog[code];
+}
+
+/** Codes a partner's own endpoints answer with (partner error shape). */
+export const PartnerErrorCatalog = {
+  NOT_FOUND: 404,
+  ALREADY_PAID: 409,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type PartnerErrorCode = keyof typeof PartnerErrorCatalog;

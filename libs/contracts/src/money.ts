@@ -1,0 +1,24 @@
+/**
+ * Money crosses our edges as DZD numbers (QR amounts, status amounts) or integer
+ * centimes (the payments API); inside dzpay it is always integer centimes.
+ */
+
+const CENTIMES_PER_DINAR = 100;
+
+/** Whether a DZD amount has at most two decimals (1.5 and 1.25 do, 1.005 does not). */
+export function hasAtMostTwoDecimals(dzd: number): boolean {
+  const scaled = dzd * CENTIMES_PER_DINAR;
+  // Binary floating point makes 0.29 * 100 = 28.999999999999996; a tolerance far
+  // below one centime accepts it while 1.005 (100.49999…) stays refused.
+  return Math.abs(scaled - Math.round(scaled)) < 1e-6;
+}
+
+/** Converts a DZD amount that has at most two decimals to integer centimes. */
+export function dzdToCentimes(dzd: number): number {
+  return Math.round(dzd * CENTIMES_PER_DINAR);
+}
+
+/** Converts integer centimes back to a DZD number for the edges that speak DZD. */
+export function centimesToDzd(centimes: number): number {
+  return centimes / CENTIMES_PER_DINAR;
+}

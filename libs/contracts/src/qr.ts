@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { hasAtMostTwoDecimals } from './money.ts';
+import { MerchantScope } from './scope.ts';
+
+/** How many amounts one QR configuration may offer: a payer picks from a short list. */
+export const MAX_QR_AMOUNTS = 20;
+/** The largest DZD amount one QR payment may carry (the payments API's default ceiling). */
+export const MAX_QR_AMOUNT_DZD = 1_000_000;
+
+export const QrMessages = {
+  tokenString: 'token must be a string',
+  tokenEmpty: 'token should not be empty',
+  tokenTooLong: 'token must be shorter than or equal to 255 characters',
+  amountsArray: 'amounts must be an array',
+  amountsMin: 'amounts must contain at least 1 element',
+  amountsMax: `amounts must contain no more than ${MAX_QR_AMOUNTS} elements`,
+  amountPositive: 'each value in amounts must be a positive number',
+  amountDecimals: 'each value in amounts must have at most 2 decimal places',
+  amountCeiling: `each value in amounts must not be greater than ${MAX_QR_AMOUNT_DZD}`,
+  expiresAtIso: 'expiresAt must be a valid ISO 8601 date string',
+  expiresAtZone: 'expiresAt must include a time zone designator (Z or ±hh:mm)',
+  expiresAtFuture: 'expiresAt must be in the future',
+  singleUseBoolean: 'singleUse must be a boolean',
+} as const;
+
+const IsoDateTimeWithZone = z.iso.datetime({ offset: true });
+const IsoDate = z.iso.date();
+const IsoLocalDateTime = z.iso.datetime({ local: true });
+
+/**
+ * The QR token: the identifier the partner platform gave the QR code. Whitespace-only
+ * counts as empty: it can never name a real code.
+ */
+export const QrToken = z
+  .string({ error: QrMessages.tokenString })
+  .trim()
+  .min(1, { error: QrMessages.tokenEmpty })
+  .max(255, { error: QrMessages.tokenTooLong });
+
+const QrAmountDzd = z
+  .number({ error: QrMessages.amountPositive })
+  .positive({ error: QrMessages.amountPositive })
+  .max(MAX_QR_AMOUNT_DZD, { error: QrMessages.amountCeiling })
+  .refine(hasAtMostTwoDecimals, { error: QrMessages.amountDecimals });
+
+/**
+ * ISO 8601 with a zone (a date alone means midnight UTC). A local date-time is refused:
+ * it would mean one instant to the partner and another to us.
+ */
+const ExpiresAt = z.string({ error: QrMessages.expiresAtIso }).superRefine((value, ctx) => {
+  if (IsoDateTimeWithZone.safeParse(value).success || IsoDate.safeParse(value).success) return;
+  const zoneMissing = IsoLocalDateTime.safeParse(value).success;
+  ctx.addIssue({
+    code: 'custom',
+    message: zoneMissing ? QrMessages.expiresAtZone : QrMessages.expiresAtIso,
+  });
+});
+
+/** Body of POST /set-qr-config (amounts in DZD, as the spec has them). */
+export const SetQrConfigBody = z.strictObject({
+  token: QrToken,
+  amounts: z
+    .array(QrAmountDzd, { error: QrMessages.amountsArray })
+    .min(1, { error: QrMessages.amountsMin })
+    .max(MAX_QR_AMOUNTS, { error: QrMessages.amountsMax }),
+  expiresAt: ExpiresAt.nullable().optional(),
+  singleUse: z.boolean({ error: QrMessages.singleUseBoolean }),
+});
+export type SetQrConfigBody = z.infer<typeof SetQrConfigBody>;
+
+/** Body of POST /un-set-qr-config. */
+export const UnsetQrConfigBody = z.strictObject({ token: QrToken });
+export type UnsetQrConfigBody = z.infer<typeof UnsetQrConfigBody>;
+
+// ---- NATS messages between the gateway and qr-config (amounts in integer centimes) ----
+
+export const QrConfigSetRequest = MerchantScope.extend({
+  token: z.string().min(1),
+  amounts: z.array(z.int().positive()).min(1).max(MAX_QR_AMOUNTS),
+  expiresAt: z.iso.datetime({ offset: true }).nullable(),
+  singleUse: z.boolean(),
+});
+export type QrConfigSetRequest = z.infer<typeof QrConfigSetRequest>;
+
+export const QrConfigSetReply = z.object({ token: z.string(), version: z.int() });
+export type QrConfigSetReply = z.infer<typeof QrConfigSetReply>;
+
+export const QrConfigUnsetRequest = MerchantScope.extend({ token: z.string().min(1) });
+export type QrConfigUnsetRequest = z.infer<typeof QrConfigUnsetRequest>;
+
+export const QrConfigUnsetReply = z.object({ token: z.string(), removed: z.boolean() });
+export type QrConfigUnsetReply = z.infer<typeof QrConfigUnsetReply>;
+
+/** Payer pages know only the token; the reply says whose code it is. */
+export const QrConfigGetRequest = z.object({ token: z.string().min(1) });
+export type QrConfigGetRequest = z.infer<typeof QrConfigGetRequest>;
+
+export const QrConfigState = z.enum(['none', 'configured', 'expired']);
+export type QrConfigState = z.infer<typeof QrConfigState>;
+
+export const QrConfiguration = z.object({
+  amounts: z.array(z.int().positive()),
+  expiresAt: z.iso.datetime().nullable(),
+  singleUse: z.boolean(),
+  version: z.int(),
+  updatedAt: z.iso.datetime(),
+});
+export type QrConfiguration = z.infer<typeof QrConfiguration>;
+
+export const QrConfigGetReply = MerchantScope.extend({
+  token: z.string(),
+  state: QrConfigState,
+  /** The stored configuration, also when it has expired (state says whether it applies). */
+  config: QrConfiguration.nullable(),
+});
+export type QrConfigGetReply = z.infer<typeof QrConfigGetReply>;
+
+/** Without a token, qr-config makes one up. */
+export const QrCodeCreateRequest = MerchantScope.extend({
+  token: z.string().trim().min(1).max(255).optional(),
+});
+export type QrCodeCreateRequest = z.infer<typeof QrCodeCreateRequest>;
+
+export const QrCodeCreateReply = MerchantScope.extend({
+  token: z.string(),
+  createdAt: z.iso.datetime(),
+});
+export type QrCodeCreateReply = z.infer<typeof QrCodeCreateReply>;

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { ErrorCatalog } from './errors.ts';
+import {
+  QrCodeCreateReply,
+  QrCodeCreateRequest,
+  QrConfigGetReply,
+  QrConfigGetRequest,
+  QrConfigSetReply,
+  QrConfigSetRequest,
+  QrConfigUnsetReply,
+  QrConfigUnsetRequest,
+} from './qr.ts';
+
+/** One request/reply operation over NATS: its subject and the schemas of both sides. */
+export interface RpcDefinition<
+  Req extends z.ZodType = z.ZodType,
+  Rep extends z.ZodType = z.ZodType,
+> {
+  readonly subject: string;
+  readonly request: Req;
+  readonly reply: Rep;
+}
+
+function rpc<Req extends z.ZodType, Rep extends z.ZodType>(
+  subject: string,
+  request: Req,
+  reply: Rep,
+): RpcDefinition<Req, Rep> {
+  return { subject, request, reply };
+}
+
+/** The catalog of every NATS request/reply subject and its schemas. */
+export const Rpc = {
+  qrConfigSet: rpc('qr.config.set', QrConfigSetRequest, QrConfigSetReply),
+  qrConfigUnset: rpc('qr.config.unset', QrConfigUnsetRequest, QrConfigUnsetReply),
+  qrConfigGet: rpc('qr.config.get', QrConfigGetRequest, QrConfigGetReply),
+  qrCodeCreate: rpc('qr.code.create', QrCodeCreateRequest, QrCodeCreateReply),
+} as const;
+
+/** Errors cross the wire as a code from the catalog, never as a stack trace. */
+export const RpcFailure = z.object({
+  code: z.enum(Object.keys(ErrorCatalog) as [keyof typeof ErrorCatalog]),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type RpcFailure = z.infer<typeof RpcFailure>;
+
+export const RpcEnvelope = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: RpcFailure }),
+]);
+export type RpcEnvelope = z.infer<typeof RpcEnvelope>;

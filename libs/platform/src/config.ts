@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/**
+ * Variables every service reads. Defaults point at the services of a developer's
+ * machine so `pnpm start` works without an .env file; production sets them all.
+ */
+export const BaseEnv = z.object({
+  /** pino level: trace, debug, info, warn, error, fatal, silent. */
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  /** Postgres holding every service's schema (each service touches only its own). */
+  DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/dzpay'),
+  /** Connections this process may open to Postgres. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** NATS server(s), comma-separated. */
+  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /** Prefix of every NATS subject and JetStream stream name: isolates environments and test runs. */
+  NATS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+    .default('dzpay'),
+  /** Redis for rate limits and fast locks: only data that can be rebuilt. */
+  REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key this deployment writes. */
+  REDIS_PREFIX: z.string().default('dzpay:'),
+  /** Port of /healthz, /readyz and /metrics; 0 picks a free port. */
+  OPS_PORT: z.coerce.number().int().min(0).max(65535),
+  /** Address the ops port binds to. */
+  OPS_HOST: z.string().default('0.0.0.0'),
+  /** OTLP/HTTP endpoint for traces; unset means tracing stays off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  /** How long a graceful shutdown may take before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+});
+export type BaseEnv = z.infer<typeof BaseEnv>;
+
+export class ConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses the environment once at start. Problems name the variable and the rule, never
+ * the value: a mistyped secret must not end up in a log.
+ */
+export function loadConfig<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(
+    parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+  );
+}

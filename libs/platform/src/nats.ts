@@ -1,0 +1,73 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import {
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type StreamConfig,
+} from '@nats-io/jetstream';
+
+export type { NatsConnection };
+
+export async function connectNats(servers: string, name: string): Promise<NatsConnection> {
+  return connect({
+    servers: servers.split(',').map((server) => server.trim()),
+    name,
+    // Keep trying through a NATS restart instead of giving up after ten attempts.
+    maxReconnectAttempts: -1,
+  });
+}
+
+/** Every subject and stream of a deployment carries its prefix. */
+export function prefixed(prefix: string, subject: string): string {
+  return `${prefix}.${subject}`;
+}
+
+/** Stream names cannot hold dots; the prefix becomes part of the name. */
+export function streamName(prefix: string, name: string): string {
+  return `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}_${name}`;
+}
+
+export interface StreamSpec {
+  /** Short name, e.g. PAYMENTS; the prefix is added. */
+  name: string;
+  /** Subjects without the prefix, e.g. payments.events.> */
+  subjects: string[];
+  /** Window in which a repeated Nats-Msg-Id is dropped. */
+  duplicateWindowMs?: number;
+  replicas?: number;
+}
+
+/**
+ * Creates the stream, or brings an existing one to the given subjects, on file storage
+ * with a deduplication window: facts that carry money must survive a NATS restart and
+ * a relay that publishes the same outbox row twice.
+ */
+export async function ensureStream(
+  nc: NatsConnection,
+  prefix: string,
+  spec: StreamSpec,
+): Promise<StreamConfig> {
+  const jsm = await jetstreamManager(nc);
+  const config: Partial<StreamConfig> & { name: string } = {
+    name: streamName(prefix, spec.name),
+    subjects: spec.subjects.map((subject) => prefixed(prefix, subject)),
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    num_replicas: spec.replicas ?? 1,
+    duplicate_window: (spec.duplicateWindowMs ?? 120_000) * 1_000_000,
+  };
+  try {
+    const info = await jsm.streams.info(config.name);
+    const { storage: _storage, ...changeable } = config;
+    const updated = await jsm.streams.update(config.name, { ...info.config, ...changeable });
+    return updated.config;
+  } catch (error) {
+    if (!isStreamNotFound(error)) throw error;
+    const created = await jsm.streams.add(config);
+    return created.config;
+  }
+}
+
+function isStreamNotFound(error: unknown): boolean {
+  return error instanceof Error && /stream not found/i.test(error.message);
+}

@@ -1,0 +1,80 @@
+import Fastify from 'fastify';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+
+/** A named dependency check: resolves when the dependency answers, rejects otherwise. */
+export type ReadinessCheck = () => Promise<unknown>;
+
+export interface OpsServer {
+  readonly port: number;
+  readonly registry: Registry;
+  /** From now on /readyz answers 503, so load balancers stop sending work. */
+  markDraining(): void;
+  close(): Promise<void>;
+}
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+export function createMetricsRegistry(service: string): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+/**
+ * The ops port every service has: /healthz (the process runs), /readyz (every
+ * dependency answers) and /metrics (Prometheus text format). It is never public.
+ */
+export async function startOpsServer(options: {
+  host: string;
+  port: number;
+  registry: Registry;
+  checks: Record<string, ReadinessCheck>;
+}): Promise<OpsServer> {
+  const app = Fastify({ logger: false });
+  let draining = false;
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  app.get('/readyz', async (_request, reply) => {
+    const results = await Promise.all(
+      Object.entries(options.checks).map(async ([name, check]) => [name, await run(check)]),
+    );
+    const checks = Object.fromEntries(results) as Record<string, string>;
+    const ready = !draining && Object.values(checks).every((result) => result === 'ok');
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : draining ? 'draining' : 'not ready', checks });
+  });
+
+  app.get('/metrics', async (_request, reply) => {
+    return reply.type(options.registry.contentType).send(await options.registry.metrics());
+  });
+
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    port,
+    registry: options.registry,
+    markDraining: () => {
+      draining = true;
+    },
+    close: () => app.close(),
+  };
+}
+
+async function run(check: ReadinessCheck): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([check(), timeout]);
+    return 'ok';
+  } catch (error) {
+    return error instanceof Error ? error.message : 'failed';
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,124 @@
+import type { z } from 'zod';
+import {
+  RequestError,
+  TimeoutError,
+  type Msg,
+  type NatsConnection,
+  type Subscription,
+} from '@nats-io/transport-node';
+import { RpcEnvelope, type RpcDefinition } from '@dzpay/contracts';
+import { AppError } from './errors.ts';
+import type { Logger } from './logger.ts';
+import { prefixed } from './nats.ts';
+
+type RequestOf<D extends RpcDefinition> = z.infer<D['request']>;
+type ReplyOf<D extends RpcDefinition> = z.infer<D['reply']>;
+
+export interface RpcServer {
+  /** Stops taking requests, then waits until every request already taken is answered. */
+  stop(): Promise<void>;
+  /** Requests being handled right now. */
+  inFlight(): number;
+}
+
+/**
+ * Answers one subject of the catalog. Replicas share the work through a queue group.
+ * A handler returns the reply or throws AppError, whose code travels back; any other
+ * error is logged and answered as INTERNAL500_ERROR without its text.
+ */
+export function serveRpc<D extends RpcDefinition>(
+  nc: NatsConnection,
+  prefix: string,
+  definition: D,
+  handler: (request: RequestOf<D>) => Promise<ReplyOf<D>>,
+  logger: Logger,
+): RpcServer {
+  const pending = new Set<Promise<void>>();
+  const subject = prefixed(prefix, definition.subject);
+
+  async function answer(msg: Msg): Promise<void> {
+    let envelope: RpcEnvelope;
+    try {
+      const request = definition.request.parse(msg.json()) as RequestOf<D>;
+      const value = definition.reply.parse(await handler(request));
+      envelope = { ok: true, value };
+    } catch (error) {
+      envelope = { ok: false, error: failureOf(error, subject, logger) };
+    }
+    if (msg.reply) msg.respond(JSON.stringify(envelope));
+  }
+
+  const subscription: Subscription = nc.subscribe(subject, {
+    queue: subject,
+    callback: (error, msg) => {
+      if (error) {
+        logger.error({ err: error, subject }, 'subscription failed');
+        return;
+      }
+      const work = answer(msg).finally(() => pending.delete(work));
+      pending.add(work);
+    },
+  });
+
+  return {
+    async stop() {
+      await subscription.drain();
+      await Promise.allSettled([...pending]);
+    },
+    inFlight: () => pending.size,
+  };
+}
+
+function failureOf(error: unknown, subject: string, logger: Logger) {
+  if (error instanceof AppError) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: error.details } : {}),
+    };
+  }
+  logger.error({ err: error, subject }, 'request failed');
+  return { code: 'INTERNAL500_ERROR' as const, message: 'internal error' };
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+}
+
+/**
+ * Sends a request of the catalog and returns the validated reply. A failure reply is
+ * thrown as AppError with the code the service chose; no responder or no answer in
+ * time is SERVICE503_UNAVAILABLE, so callers answer fast instead of hanging.
+ */
+export async function requestRpc<D extends RpcDefinition>(
+  nc: NatsConnection,
+  prefix: string,
+  definition: D,
+  request: RequestOf<D>,
+  options: RequestOptions = {},
+): Promise<ReplyOf<D>> {
+  const subject = prefixed(prefix, definition.subject);
+  const payload = JSON.stringify(definition.request.parse(request));
+  let msg: Msg;
+  try {
+    msg = await nc.request(subject, payload, { timeout: options.timeoutMs ?? 5_000 });
+  } catch (error) {
+    throw unavailable(error, definition.subject);
+  }
+  const envelope = RpcEnvelope.parse(msg.json());
+  if (!envelope.ok) {
+    const { code, message, details } = envelope.error;
+    throw new AppError(code, message, details ? { details } : {});
+  }
+  return definition.reply.parse(envelope.value) as ReplyOf<D>;
+}
+
+function unavailable(error: unknown, subject: string): AppError {
+  const noResponders = error instanceof RequestError && error.isNoResponders();
+  const timedOut = error instanceof TimeoutError || error instanceof RequestError;
+  const reason = noResponders ? 'no-responders' : timedOut ? 'timeout' : 'connection';
+  return new AppError('SERVICE503_UNAVAILABLE', 'service temporarily unavailable, retry later', {
+    details: { service: subject.split('.')[0], reason },
+    cause: error,
+  });
+}

@@ -1,0 +1,118 @@
+import type { z } from 'zod';
+import type { Redis } from 'ioredis';
+import { loadConfig, type BaseEnv } from './config.ts';
+import { connectPostgres, migrate, type Sql } from './db.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { connectNats, type NatsConnection } from './nats.ts';
+import { createMetricsRegistry, startOpsServer, type OpsServer } from './ops-server.ts';
+import { connectRedis } from './redis.ts';
+import { startTelemetry } from './telemetry.ts';
+
+export interface RuntimeOptions<S extends z.ZodType<BaseEnv>> {
+  /** Service name, used in logs, metrics, traces and connection names. */
+  service: string;
+  /** The Postgres schema this service owns. */
+  schema: string;
+  /** Folder of the service's NNN_name.sql migrations, applied at start. */
+  migrations: URL;
+  /** The service's environment schema (BaseEnv extended). */
+  env: S;
+  /** Whether the service uses Redis (then /readyz checks it too). */
+  redis?: boolean;
+  /** Whether SIGTERM/SIGINT stop the service (off for in-process tests). */
+  handleSignals?: boolean;
+}
+
+export interface Runtime<C extends BaseEnv> {
+  readonly config: C;
+  readonly logger: Logger;
+  readonly sql: Sql;
+  readonly nats: NatsConnection;
+  readonly redis: Redis | undefined;
+  readonly ops: OpsServer;
+  /** Registers a step that stops taking work (HTTP listener, RPC subscription). */
+  onStop(step: () => Promise<void>): void;
+  /** Graceful shutdown: stop intake, finish what was taken, then close connections. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything a service needs before its handlers start: config, logs, traces,
+ * Postgres with its migrations applied, NATS, Redis when asked for, the ops port and
+ * graceful shutdown. A service's main.ts calls this and wires its handlers.
+ */
+export async function startRuntime<S extends z.ZodType<BaseEnv>>(
+  options: RuntimeOptions<S>,
+  env: Record<string, string | undefined> = process.env,
+): Promise<Runtime<z.infer<S>>> {
+  const config = loadConfig(options.env, env);
+  const logger = createLogger(options.service, config.LOG_LEVEL);
+  const telemetry = startTelemetry(options.service, config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const sql = connectPostgres(config.DATABASE_URL, options.schema, config.DATABASE_POOL_SIZE);
+  await migrate(sql, options.schema, options.migrations, logger);
+  const nats = await connectNats(config.NATS_URL, `dzpay-${options.service}`);
+  const redis = options.redis ? connectRedis(config.REDIS_URL, config.REDIS_PREFIX) : undefined;
+
+  const registry = createMetricsRegistry(options.service);
+  const ops = await startOpsServer({
+    host: config.OPS_HOST,
+    port: config.OPS_PORT,
+    registry,
+    checks: {
+      postgres: () => sql`select 1`,
+      nats: () => nats.flush(),
+      ...(redis ? { redis: () => redis.ping() } : {}),
+    },
+  });
+
+  const intake: (() => Promise<void>)[] = [];
+  let stopping: Promise<void> | undefined;
+
+  async function shutdown(): Promise<void> {
+    ops.markDraining();
+    // Intake first, in the order it was registered, so nothing new arrives while the
+    // connections below are still needed to finish what was already taken.
+    for (const step of intake) {
+      await step().catch((err: unknown) => logger.error({ err }, 'stopping intake failed'));
+    }
+    await nats.drain().catch((err: unknown) => logger.error({ err }, 'nats drain failed'));
+    await redis?.quit().catch((err: unknown) => logger.error({ err }, 'redis quit failed'));
+    await sql.end({ timeout: 5 });
+    await ops.close();
+    await telemetry.shutdown();
+    logger.info('stopped');
+  }
+
+  const runtime: Runtime<z.infer<S>> = {
+    config,
+    logger,
+    sql,
+    nats,
+    redis,
+    ops,
+    onStop: (step) => intake.push(step),
+    stop: () => (stopping ??= shutdown()),
+  };
+
+  if (options.handleSignals ?? true) {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        logger.info({ signal }, 'shutting down');
+        const deadline = setTimeout(() => {
+          logger.error('shutdown timed out');
+          process.exit(1);
+        }, config.SHUTDOWN_TIMEOUT_MS);
+        deadline.unref();
+        runtime.stop().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            logger.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      });
+    }
+  }
+  logger.info({ opsPort: ops.port }, 'runtime ready');
+  return runtime;
+}

@@ -1,0 +1,3 @@
+export * from './infra.ts';
+export * from './isolation.ts';
+export * from './processes.ts';

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import type { Logger, NatsConnection, Redis } from '@dzpay/platform';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { Histogram, type Registry } from 'prom-client';
+import type { AccountsRepository } from './adapters/accounts-repository.ts';
+import { installErrorHandling } from './handlers/errors.ts';
+import { qrRoutes } from './handlers/qr-routes.ts';
+
+export interface GatewayDeps {
+  logger: Logger;
+  accounts: AccountsRepository;
+  nats: NatsConnection;
+  natsPrefix: string;
+  redis: Redis;
+  registry: Registry;
+  rateLimitPerMinute: number;
+  serviceTimeoutMs: number;
+  trustProxyHops: number;
+  clock?: () => Date;
+}
+
+/** Request bodies of the public API are small; anything larger is refused early. */
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * The public HTTP application, built without listening so tests can inject requests
+ * and the service can listen where its config says.
+ */
+export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Count only the hops of our own ingress when reading the client address.
+    trustProxy: (_address: string, hop: number) => hop < deps.trustProxyHops,
+    return503OnClosing: true,
+  });
+  installErrorHandling(app);
+  observeRequests(app, deps.registry);
+
+  // Limits the spec leaves open: per key (per address without one), counted in Redis so
+  // every gateway replica shares the count. A Redis outage lets requests through rather
+  // than refusing every merchant.
+  await app.register(rateLimit, {
+    global: true,
+    max: deps.rateLimitPerMinute,
+    timeWindow: 60_000,
+    redis: deps.redis,
+    nameSpace: 'rate:',
+    skipOnError: true,
+    keyGenerator: (request) => {
+      const key = request.headers['x-api-key'];
+      return typeof key === 'string' && key
+        ? `key:${createHash('sha256').update(key).digest('base64url')}`
+        : `ip:${request.ip}`;
+    },
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      message: `Too many requests: at most ${context.max} per minute. Retry in ${context.after}.`,
+    }),
+  });
+
+  qrRoutes(app, { ...deps, clock: deps.clock ?? (() => new Date()) });
+  return app;
+}
+
+function observeRequests(app: FastifyInstance, registry: Registry): void {
+  const duration = new Histogram({
+    name: 'dzpay_http_request_duration_seconds',
+    help: 'Public HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    duration.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+}

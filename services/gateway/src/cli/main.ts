@@ -1,0 +1,43 @@
+import {
+  BaseEnv,
+  connectNats,
+  connectPostgres,
+  isAppError,
+  loadConfig,
+  migrate,
+} from '@dzpay/platform';
+import type { NatsConnection, Sql } from '@dzpay/platform';
+import { CommanderError } from 'commander';
+import { accountsRepository } from '../adapters/accounts-repository.ts';
+import { buildProgram } from './program.ts';
+
+const config = loadConfig(BaseEnv.pick({ DATABASE_URL: true, NATS_URL: true, NATS_PREFIX: true }));
+let sql: Sql | undefined;
+let nats: NatsConnection | undefined;
+
+const program = buildProgram({
+  natsPrefix: config.NATS_PREFIX,
+  print: (text) => console.log(text),
+  accounts: async () => {
+    if (!sql) {
+      sql = connectPostgres(config.DATABASE_URL, 'accounts', 2);
+      await migrate(sql, 'accounts', new URL('../../migrations/', import.meta.url));
+    }
+    return accountsRepository(sql);
+  },
+  nats: async () => (nats ??= await connectNats(config.NATS_URL, 'dzpay-cli')),
+});
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode;
+  } else {
+    console.error(isAppError(error) ? `${error.code}: ${error.message}` : String(error));
+    process.exitCode = 1;
+  }
+} finally {
+  await sql?.end();
+  await nats?.close();
+}

@@ -1,0 +1,132 @@
+import { Mode, Rpc } from '@dzpay/contracts';
+import { requestRpc, type NatsConnection } from '@dzpay/platform';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { AccountsRepository } from '../adapters/accounts-repository.ts';
+import { issueApiKey } from '../domain/api-key.ts';
+
+export interface CliDeps {
+  accounts: () => Promise<AccountsRepository>;
+  nats: () => Promise<NatsConnection>;
+  natsPrefix: string;
+  /** Where results go: a line of text, or one JSON document with --json. */
+  print: (text: string) => void;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function uuid(value: string): string {
+  if (!UUID.test(value)) throw new InvalidArgumentError('must be a UUID');
+  return value;
+}
+
+const modeOption = () =>
+  new Option('--mode <mode>', 'test or live').choices(Mode.options).default('test');
+
+/**
+ * `pnpm dzpay …`: the admin command line. It manages merchants and keys in the
+ * accounts schema and asks qr-config, over NATS, to create QR codes.
+ */
+export function buildProgram(deps: CliDeps): Command {
+  const program = new Command('dzpay')
+    .description('dzpay administration: merchants, API keys, QR codes')
+    .option('--json', 'print results as JSON')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+
+  const fail = (message: string): never => program.error(message, { exitCode: 1 });
+  const out = (value: unknown, text: string) =>
+    deps.print(program.opts<{ json?: boolean }>().json ? JSON.stringify(value) : text);
+
+  const merchant = program.command('merchant').description('manage merchants');
+  merchant
+    .command('create')
+    .argument('<name>', 'display name shown to payers')
+    .action(async (name: string) => {
+      const created = await (await deps.accounts()).createMerchant(name);
+      out(created, `merchant ${created.id} created (${created.name})`);
+    });
+  merchant.command('list').action(async () => {
+    const merchants = await (await deps.accounts()).listMerchants();
+    out(
+      merchants,
+      merchants.map((m) => `${m.id}  ${m.active ? 'active  ' : 'inactive'}  ${m.name}`).join('\n'),
+    );
+  });
+  for (const [name, active] of [
+    ['deactivate', false],
+    ['activate', true],
+  ] as const) {
+    merchant
+      .command(name)
+      .argument('<merchantId>', 'merchant id', uuid)
+      .action(async (id: string) => {
+        const found = await (await deps.accounts()).setMerchantActive(id, active);
+        if (!found) fail(`no merchant ${id}`);
+        out({ id, active }, `merchant ${id} ${active ? 'activated' : 'deactivated'}`);
+      });
+  }
+
+  const key = program.command('key').description('issue, list and revoke API keys');
+  key
+    .command('issue')
+    .argument('<merchantId>', 'merchant id', uuid)
+    .addOption(modeOption())
+    .option('--label <label>', 'a note to tell keys apart')
+    .action(async (merchantId: string, options: { mode: Mode; label?: string }) => {
+      const accounts = await deps.accounts();
+      if (!(await accounts.findMerchant(merchantId))) {
+        fail(`no merchant ${merchantId}`);
+      }
+      const issued = issueApiKey(options.mode);
+      const record = await accounts.insertKey({
+        merchantId,
+        mode: issued.mode,
+        hash: issued.hash,
+        displayPrefix: issued.displayPrefix,
+        label: options.label ?? null,
+      });
+      out(
+        { ...record, key: issued.key },
+        `key ${record.id} issued. It is shown this once; store it now:\n${issued.key}`,
+      );
+    });
+  key
+    .command('list')
+    .argument('<merchantId>', 'merchant id', uuid)
+    .action(async (merchantId: string) => {
+      const keys = await (await deps.accounts()).listKeys(merchantId);
+      out(
+        keys,
+        keys
+          .map(
+            (k) =>
+              `${k.id}  ${k.displayPrefix}  ${k.revokedAt ? 'revoked' : 'active '}  ${k.label ?? ''}`,
+          )
+          .join('\n'),
+      );
+    });
+  key
+    .command('revoke')
+    .argument('<keyId>', 'key id', uuid)
+    .action(async (id: string) => {
+      const revoked = await (await deps.accounts()).revokeKey(id);
+      if (!revoked) fail(`no active key ${id}`);
+      out({ id, revoked: true }, `key ${id} revoked`);
+    });
+
+  const qr = program.command('qr').description('QR codes (needs qr-config running)');
+  qr.command('create')
+    .argument('<merchantId>', 'merchant id', uuid)
+    .addOption(modeOption())
+    .option('--token <token>', 'the token to use (default: a new random one)')
+    .action(async (merchantId: string, options: { mode: Mode; token?: string }) => {
+      const code = await requestRpc(await deps.nats(), deps.natsPrefix, Rpc.qrCodeCreate, {
+        merchantId,
+        mode: options.mode,
+        ...(options.token ? { token: options.token } : {}),
+      });
+      out(code, `QR code ${code.token} created (${code.mode})`);
+    });
+
+  return program;
+}

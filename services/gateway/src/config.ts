@@ -1,0 +1,16 @@
+import { BaseEnv } from '@dzpay/platform';
+import { z } from 'zod';
+
+export const GatewayEnv = BaseEnv.extend({
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).default(9101),
+  /** Public HTTP port: the merchant and partner APIs, and later the payer pages. */
+  HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HTTP_HOST: z.string().default('0.0.0.0'),
+  /** Trust X-Forwarded-For from this many proxies (the ingress) when reading client IPs. */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
+  /** Requests per minute per API key on endpoints whose limit the spec leaves open. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /** How long the gateway waits for a backing service before answering 503. */
+  SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+});
+export type GatewayEnv = z.infer<typeof GatewayEnv>;

@@ -1,0 +1,58 @@
+import {
+  dzdToCentimes,
+  isJsonObject,
+  QrMessages,
+  SetQrConfigBody,
+  UnsetQrConfigBody,
+  validationMessages,
+} from '@dzpay/contracts';
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string[] };
+
+export interface SetQrConfigCommand {
+  token: string;
+  /** Integer centimes. */
+  amounts: number[];
+  /** ISO-8601 UTC, or null for a permanent configuration. */
+  expiresAt: string | null;
+  singleUse: boolean;
+}
+
+const NOT_AN_OBJECT = 'request body must be a JSON object';
+
+/**
+ * Checks a set-qr-config body against every rule and turns it into the command
+ * qr-config carries out: amounts in integer centimes, expiry in UTC. `now` decides
+ * whether the expiry lies in the future.
+ */
+export function parseSetQrConfig(body: unknown, now: Date): Parsed<SetQrConfigCommand> {
+  const errors: string[] = isJsonObject(body ?? {}) ? [] : [NOT_AN_OBJECT];
+  const input = isJsonObject(body) ? body : {};
+  const parsed = SetQrConfigBody.safeParse(input, { reportInput: true });
+  if (!parsed.success)
+    return { ok: false, error: [...errors, ...validationMessages(parsed.error.issues)] };
+
+  const expiresAt = parsed.data.expiresAt ? new Date(parsed.data.expiresAt) : null;
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) errors.push(QrMessages.expiresAtFuture);
+  if (errors.length > 0) return { ok: false, error: errors };
+
+  return {
+    ok: true,
+    value: {
+      token: parsed.data.token,
+      amounts: parsed.data.amounts.map(dzdToCentimes),
+      expiresAt: expiresAt?.toISOString() ?? null,
+      singleUse: parsed.data.singleUse,
+    },
+  };
+}
+
+/** Checks an un-set-qr-config body. */
+export function parseUnsetQrConfig(body: unknown): Parsed<{ token: string }> {
+  const errors: string[] = isJsonObject(body ?? {}) ? [] : [NOT_AN_OBJECT];
+  const parsed = UnsetQrConfigBody.safeParse(isJsonObject(body) ? body : {}, { reportInput: true });
+  if (!parsed.success)
+    return { ok: false, error: [...errors, ...validationMessages(parsed.error.issues)] };
+  if (errors.length > 0) return { ok: false, error: errors };
+  return { ok: true, value: parsed.data };
+}

@@ -1,0 +1,3 @@
+import { startGateway } from './service.ts';
+
+await startGateway(process.env);

@@ -1,0 +1,46 @@
+import { startRuntime, type Runtime } from '@dzpay/platform';
+import type { FastifyInstance } from 'fastify';
+import { accountsRepository } from './adapters/accounts-repository.ts';
+import { buildGatewayApp } from './app.ts';
+import { GatewayEnv } from './config.ts';
+
+export interface Gateway {
+  runtime: Runtime<GatewayEnv>;
+  app: FastifyInstance;
+  /** The public base URL the gateway listens on. */
+  url: string;
+}
+
+/** Wires the gateway: runtime, accounts, the public HTTP app; shutdown closes HTTP first. */
+export async function startGateway(
+  env: Record<string, string | undefined>,
+  options: { handleSignals?: boolean } = {},
+): Promise<Gateway> {
+  const runtime = await startRuntime(
+    {
+      service: 'gateway',
+      schema: 'accounts',
+      migrations: new URL('../migrations/', import.meta.url),
+      env: GatewayEnv,
+      redis: true,
+      handleSignals: options.handleSignals ?? true,
+    },
+    env,
+  );
+  const { config } = runtime;
+  const app = await buildGatewayApp({
+    logger: runtime.logger,
+    accounts: accountsRepository(runtime.sql),
+    nats: runtime.nats,
+    natsPrefix: config.NATS_PREFIX,
+    redis: runtime.redis!,
+    registry: runtime.ops.registry,
+    rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    serviceTimeoutMs: config.SERVICE_TIMEOUT_MS,
+    trustProxyHops: config.TRUST_PROXY_HOPS,
+  });
+  const address = await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
+  runtime.onStop(() => app.close());
+  runtime.logger.info({ address }, 'gateway listening');
+  return { runtime, app, url: address.replace('0.0.0.0', '127.0.0.1') };
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { parseSetQrConfig, parseUnsetQrConfig } from '../src/domain/qr-request.ts';
+
+const now = new Date('2026-11-21T12:00:00.000Z');
+const valid = { token: 'QR1', amounts: [1500, 2500.5], singleUse: true };
+
+const errorsOf = (body: unknown) => {
+  const result = parseSetQrConfig(body, now);
+  return result.ok ? [] : result.error;
+};
+
+describe('parseSetQrConfig', () => {
+  it('turns DZD amounts into integer centimes and a missing expiry into null', () => {
+    expect(parseSetQrConfig(valid, now)).toEqual({
+      ok: true,
+      value: { token: 'QR1', amounts: [150000, 250050], expiresAt: null, singleUse: true },
+    });
+  });
+
+  it('normalises the expiry to UTC', () => {
+    const result = parseSetQrConfig({ ...valid, expiresAt: '2026-11-22T10:00:00+01:00' }, now);
+    expect(result.ok && result.value.expiresAt).toBe('2026-11-22T09:00:00.000Z');
+  });
+
+  it('accepts a null expiry and a date-only expiry', () => {
+    expect(parseSetQrConfig({ ...valid, expiresAt: null }, now).ok).toBe(true);
+    const dateOnly = parseSetQrConfig({ ...valid, expiresAt: '2026-12-01' }, now);
+    expect(dateOnly.ok && dateOnly.value.expiresAt).toBe('2026-12-01T00:00:00.000Z');
+  });
+
+  it.each([
+    [{ ...valid, token: 7 }, ['token must be a string']],
+    [{ ...valid, token: '' }, ['token should not be empty']],
+    [{ ...valid, amounts: [] }, ['amounts must contain at least 1 element']],
+    [{ ...valid, amounts: 'x' }, ['amounts must be an array']],
+    [{ ...valid, amounts: [0] }, ['each value in amounts must be a positive number']],
+    [{ ...valid, amounts: [-10] }, ['each value in amounts must be a positive number']],
+    [{ ...valid, amounts: ['100'] }, ['each value in amounts must be a positive number']],
+    [{ ...valid, amounts: [10.123] }, ['each value in amounts must have at most 2 decimal places']],
+    [
+      { ...valid, amounts: [1_000_000.01] },
+      ['each value in amounts must not be greater than 1000000'],
+    ],
+    [{ ...valid, amounts: Array(21).fill(1) }, ['amounts must contain no more than 20 elements']],
+    [{ ...valid, expiresAt: 'tomorrow' }, ['expiresAt must be a valid ISO 8601 date string']],
+    [{ ...valid, expiresAt: 1764000000 }, ['expiresAt must be a valid ISO 8601 date string']],
+    [
+      { ...valid, expiresAt: '2026-02-30T00:00:00Z' },
+      ['expiresAt must be a valid ISO 8601 date string'],
+    ],
+    [
+      { ...valid, expiresAt: '2026-12-01T10:00:00' },
+      ['expiresAt must include a time zone designator (Z or ±hh:mm)'],
+    ],
+    [{ ...valid, expiresAt: '2026-11-21T11:59:59Z' }, ['expiresAt must be in the future']],
+    [{ ...valid, singleUse: 'yes' }, ['singleUse must be a boolean']],
+    [{ ...valid, color: 'red' }, ['property color should not exist']],
+  ])('refuses %j with %j', (body, messages) => {
+    expect(errorsOf(body)).toEqual(messages);
+  });
+
+  it('lists one message per failed rule when everything is wrong', () => {
+    expect(errorsOf({ token: 1, amounts: [], expiresAt: 'soon', singleUse: 'no' })).toEqual([
+      'token must be a string',
+      'amounts must contain at least 1 element',
+      'expiresAt must be a valid ISO 8601 date string',
+      'singleUse must be a boolean',
+    ]);
+  });
+
+  it('checks every field of a missing body', () => {
+    expect(errorsOf(undefined)).toEqual([
+      'token should not be empty',
+      'token must be a string',
+      'amounts must be an array',
+      'amounts must contain at least 1 element',
+      'singleUse must be a boolean',
+    ]);
+  });
+
+  it('says so when the body is not an object', () => {
+    expect(errorsOf([1, 2])[0]).toBe('request body must be a JSON object');
+    expect(errorsOf('token')[0]).toBe('request body must be a JSON object');
+  });
+});
+
+describe('parseUnsetQrConfig', () => {
+  it('accepts a token', () => {
+    expect(parseUnsetQrConfig({ token: 'QR1' })).toEqual({ ok: true, value: { token: 'QR1' } });
+  });
+
+  it('refuses a missing, empty or non-string token in the spec wording', () => {
+    expect(parseUnsetQrConfig({})).toEqual({
+      ok: false,
+      error: ['token should not be empty', 'token must be a string'],
+    });
+    expect(parseUnsetQrConfig({ token: '' })).toEqual({
+      ok: false,
+      error: ['token should not be empty'],
+    });
+    expect(parseUnsetQrConfig({ token: false })).toEqual({
+      ok: false,
+      error: ['token must be a string'],
+    });
+  });
+});

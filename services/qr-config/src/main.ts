@@ -1,0 +1,3 @@
+import { startQrConfig } from './service.ts';
+
+await startQrConfig(process.env);

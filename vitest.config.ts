@@ -1,0 +1,25 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit tests are pure and fast; service tests talk to the real Postgres, Redis and
+// NATS of this machine (or testcontainers), each file in its own database and prefixes.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['libs/*/test/**/*.unit.test.ts', 'services/*/test/**/*.unit.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'service',
+          include: ['libs/*/test/**/*.service.test.ts', 'services/*/test/**/*.service.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          globalSetup: ['libs/testkit/src/global-setup.ts'],
+        },
+      },
+    ],
+  },
+});
