@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Unit tests are pure and fast; service tests talk to the real Postgres, Redis and
@@ -17,7 +18,9 @@ export default defineConfig({
           include: ['libs/*/test/**/*.service.test.ts', 'services/*/test/**/*.service.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          globalSetup: ['libs/testkit/src/global-setup.ts'],
+          globalSetup: [
+            fileURLToPath(new URL('./libs/testkit/src/global-setup.ts', import.meta.url)),
+          ],
         },
       },
     ],

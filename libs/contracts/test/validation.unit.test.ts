@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { SetQrConfigBody, UnsetQrConfigBody } from '../src/qr.ts';
 import { isJsonObject, validationMessages } from '../src/validation.ts';
 

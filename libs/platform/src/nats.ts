@@ -48,22 +48,21 @@ export async function ensureStream(
   spec: StreamSpec,
 ): Promise<StreamConfig> {
   const jsm = await jetstreamManager(nc);
-  const config: Partial<StreamConfig> & { name: string } = {
-    name: streamName(prefix, spec.name),
+  const name = streamName(prefix, spec.name);
+  // What may change on an existing stream; its storage type cannot.
+  const changeable = {
     subjects: spec.subjects.map((subject) => prefixed(prefix, subject)),
-    storage: StorageType.File,
     retention: RetentionPolicy.Limits,
     num_replicas: spec.replicas ?? 1,
     duplicate_window: (spec.duplicateWindowMs ?? 120_000) * 1_000_000,
   };
   try {
-    const info = await jsm.streams.info(config.name);
-    const { storage: _storage, ...changeable } = config;
-    const updated = await jsm.streams.update(config.name, { ...info.config, ...changeable });
+    const info = await jsm.streams.info(name);
+    const updated = await jsm.streams.update(name, { ...info.config, ...changeable });
     return updated.config;
   } catch (error) {
     if (!isStreamNotFound(error)) throw error;
-    const created = await jsm.streams.add(config);
+    const created = await jsm.streams.add({ name, storage: StorageType.File, ...changeable });
     return created.config;
   }
 }

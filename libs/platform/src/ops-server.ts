@@ -7,6 +7,8 @@ export type ReadinessCheck = () => Promise<unknown>;
 export interface OpsServer {
   readonly port: number;
   readonly registry: Registry;
+  /** The service has wired its handlers: /readyz may answer 200 from now on. */
+  markReady(): void;
   /** From now on /readyz answers 503, so load balancers stop sending work. */
   markDraining(): void;
   close(): Promise<void>;
@@ -32,19 +34,18 @@ export async function startOpsServer(options: {
   checks: Record<string, ReadinessCheck>;
 }): Promise<OpsServer> {
   const app = Fastify({ logger: false });
-  let draining = false;
+  let phase: 'starting' | 'ready' | 'draining' = 'starting';
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/healthz', (_request, reply) => reply.send({ status: 'ok' }));
 
   app.get('/readyz', async (_request, reply) => {
     const results = await Promise.all(
       Object.entries(options.checks).map(async ([name, check]) => [name, await run(check)]),
     );
     const checks = Object.fromEntries(results) as Record<string, string>;
-    const ready = !draining && Object.values(checks).every((result) => result === 'ok');
-    return reply
-      .code(ready ? 200 : 503)
-      .send({ status: ready ? 'ready' : draining ? 'draining' : 'not ready', checks });
+    const healthy = Object.values(checks).every((result) => result === 'ok');
+    const status = phase !== 'ready' ? phase : healthy ? 'ready' : 'not ready';
+    return reply.code(status === 'ready' ? 200 : 503).send({ status, checks });
   });
 
   app.get('/metrics', async (_request, reply) => {
@@ -57,8 +58,11 @@ export async function startOpsServer(options: {
   return {
     port,
     registry: options.registry,
+    markReady: () => {
+      if (phase === 'starting') phase = 'ready';
+    },
     markDraining: () => {
-      draining = true;
+      phase = 'draining';
     },
     close: () => app.close(),
   };

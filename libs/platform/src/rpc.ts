@@ -24,15 +24,16 @@ export interface RpcServer {
 /**
  * Answers one subject of the catalog. Replicas share the work through a queue group.
  * A handler returns the reply or throws AppError, whose code travels back; any other
- * error is logged and answered as INTERNAL500_ERROR without its text.
+ * error is logged and answered as INTERNAL500_ERROR without its text. Resolves once the
+ * NATS server has the subscription.
  */
-export function serveRpc<D extends RpcDefinition>(
+export async function serveRpc<D extends RpcDefinition>(
   nc: NatsConnection,
   prefix: string,
   definition: D,
   handler: (request: RequestOf<D>) => Promise<ReplyOf<D>>,
   logger: Logger,
-): RpcServer {
+): Promise<RpcServer> {
   const pending = new Set<Promise<void>>();
   const subject = prefixed(prefix, definition.subject);
 
@@ -60,6 +61,8 @@ export function serveRpc<D extends RpcDefinition>(
     },
   });
 
+  // Once the server has the subscription, requests sent from any connection reach it.
+  await nc.flush();
   return {
     async stop() {
       await subscription.drain();

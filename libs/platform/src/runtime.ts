@@ -47,7 +47,7 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
 ): Promise<Runtime<z.infer<S>>> {
   const config = loadConfig(options.env, env);
   const logger = createLogger(options.service, config.LOG_LEVEL);
-  const telemetry = startTelemetry(options.service, config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const telemetry = await startTelemetry(options.service, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const sql = connectPostgres(config.DATABASE_URL, options.schema, config.DATABASE_POOL_SIZE);
   await migrate(sql, options.schema, options.migrations, logger);
   const nats = await connectNats(config.NATS_URL, `dzpay-${options.service}`);

@@ -1,6 +1,3 @@
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-
 export interface Telemetry {
   /** Flushes spans still buffered and stops the SDK. */
   shutdown(): Promise<void>;
@@ -8,10 +5,18 @@ export interface Telemetry {
 
 /**
  * Starts OpenTelemetry tracing when an OTLP endpoint is configured; without one it
- * does nothing, so a developer's machine needs no collector.
+ * does nothing, so a developer's machine needs no collector. The SDK is loaded only
+ * when used: it is the heaviest import of a service and the admin command line.
  */
-export function startTelemetry(service: string, otlpEndpoint: string | undefined): Telemetry {
+export async function startTelemetry(
+  service: string,
+  otlpEndpoint: string | undefined,
+): Promise<Telemetry> {
   if (!otlpEndpoint) return { shutdown: async () => {} };
+  const [{ NodeSDK }, { OTLPTraceExporter }] = await Promise.all([
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+  ]);
   const sdk = new NodeSDK({
     serviceName: `dzpay-${service}`,
     traceExporter: new OTLPTraceExporter({ url: new URL('/v1/traces', otlpEndpoint).href }),

@@ -17,7 +17,7 @@ const stops: (() => Promise<unknown>)[] = [];
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const configured = configuredUrls(process.env);
-  const urls = { ...LOCAL_DEFAULTS, ...configured } as InfraUrls;
+  const urls = { ...LOCAL_DEFAULTS, ...configured };
   for (const kind of ['postgres', 'redis', 'nats'] as const) {
     if (configured[kind] || (await answers(urls[kind]))) continue;
     urls[kind] = await startContainer(kind);

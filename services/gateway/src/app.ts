@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
-import type { Logger, NatsConnection, Redis } from '@dzpay/platform';
+import type { NatsConnection, Redis } from '@dzpay/platform';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Histogram, type Registry } from 'prom-client';
 import type { AccountsRepository } from './adapters/accounts-repository.ts';
@@ -8,7 +8,7 @@ import { installErrorHandling } from './handlers/errors.ts';
 import { qrRoutes } from './handlers/qr-routes.ts';
 
 export interface GatewayDeps {
-  logger: Logger;
+  logger: FastifyBaseLogger;
   accounts: AccountsRepository;
   nats: NatsConnection;
   natsPrefix: string;
@@ -29,7 +29,7 @@ const BODY_LIMIT_BYTES = 64 * 1024;
  */
 export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT_BYTES,
     // Count only the hops of our own ingress when reading the client address.
     trustProxy: (_address: string, hop: number) => hop < deps.trustProxyHops,

@@ -42,7 +42,9 @@ describe('POST /set-qr-config', () => {
     );
     expect(response.status).toBe(200);
     const body = (await response.json()) as Record<string, unknown>;
-    expect(body).toEqual({ statusCode: 200, message: expect.any(String) });
+    expect(Object.keys(body).sort()).toEqual(['message', 'statusCode']);
+    expect(body.statusCode).toBe(200);
+    expect(typeof body.message).toBe('string');
 
     const stored = await stack.readQr(token);
     expect(stored.state).toBe('configured');

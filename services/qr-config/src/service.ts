@@ -18,7 +18,7 @@ export async function startQrConfig(
     },
     env,
   );
-  const servers = serveQrHandlers({
+  const servers = await serveQrHandlers({
     nats: runtime.nats,
     prefix: runtime.config.NATS_PREFIX,
     repository: qrRepository(runtime.sql),
@@ -27,5 +27,6 @@ export async function startQrConfig(
   runtime.onStop(async () => {
     await Promise.all(servers.map((server) => server.stop()));
   });
+  runtime.ops.markReady();
   return runtime;
 }

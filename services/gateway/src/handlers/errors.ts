@@ -6,7 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
  * Which error shape a route answers 400s in. The QR configuration endpoints use the
  * validation list; everything else the standard envelope.
  */
-export type Envelope = 'standard' | 'validation-list';
+type Envelope = 'standard' | 'validation-list';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -24,7 +24,7 @@ export class ValidationFailure extends Error {
   }
 }
 
-export function standardError(
+function standardError(
   code: ErrorCode,
   message: string,
   details?: Record<string, unknown>,

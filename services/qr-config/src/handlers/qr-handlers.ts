@@ -18,17 +18,17 @@ function qrNotFound(token: string): AppError {
  * The qr-config subjects. Another merchant's token (or the other mode's) is answered
  * exactly like an unknown one: its existence is never revealed.
  */
-export function serveQrHandlers(deps: {
+export async function serveQrHandlers(deps: {
   nats: NatsConnection;
   prefix: string;
   repository: QrRepository;
   logger: Logger;
   clock?: () => Date;
-}): RpcServer[] {
+}): Promise<RpcServer[]> {
   const { nats, prefix, repository, logger } = deps;
   const clock = deps.clock ?? (() => new Date());
 
-  return [
+  return Promise.all([
     serveRpc(
       nats,
       prefix,
@@ -85,5 +85,5 @@ export function serveQrHandlers(deps: {
       },
       logger,
     ),
-  ];
+  ]);
 }

@@ -1,0 +1,65 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { BaseEnv, ConfigError, loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/logger.ts';
+
+describe('loadConfig', () => {
+  it('fills defaults for a developer machine', () => {
+    const config = loadConfig(BaseEnv, { OPS_PORT: '9000' });
+    expect(config).toMatchObject({
+      OPS_PORT: 9000,
+      NATS_PREFIX: 'dzpay',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/dzpay',
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('names every bad variable, never its value', () => {
+    const secret = 'postgres://user:s3cr3t-value@db/dzpay with spaces';
+    let error: unknown;
+    try {
+      loadConfig(BaseEnv, { OPS_PORT: 'many', DATABASE_URL: secret, NATS_PREFIX: 'a.b' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain('OPS_PORT');
+    expect(message).toContain('NATS_PREFIX');
+    expect(message).not.toContain('s3cr3t');
+  });
+});
+
+describe('createLogger', () => {
+  it('redacts keys, secrets, passwords and card data wherever they appear', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        lines.push(chunk.toString());
+        callback();
+      },
+    });
+    const logger = createLogger('test', 'info', sink);
+    logger.info(
+      {
+        req: { headers: { 'x-api-key': 'pk_live_topsecret', authorization: 'Bearer abc' } },
+        merchant: { apiSecret: 'shh', password: 'hunter2' },
+        card: { pan: '4111111111111111', cvv: '123' },
+      },
+      'hello',
+    );
+    const line = lines.join('');
+    for (const secret of [
+      'pk_live_topsecret',
+      'Bearer abc',
+      'shh',
+      'hunter2',
+      '4111111111111111',
+      '"123"',
+    ]) {
+      expect(line).not.toContain(secret);
+    }
+    expect(line).toContain('[redacted]');
+    expect(JSON.parse(line)).toMatchObject({ service: 'test', msg: 'hello' });
+  });
+});

@@ -1,0 +1,61 @@
+import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectPostgres, migrate, type Sql } from '../src/db.ts';
+
+let infra: IsolatedInfra;
+const pools: Sql[] = [];
+const pool = (schema: string) => {
+  const sql = connectPostgres(infra.databaseUrl, schema, 2);
+  pools.push(sql);
+  return sql;
+};
+
+beforeAll(async () => {
+  infra = await isolatedInfra('platform-db');
+});
+afterAll(async () => {
+  await Promise.all(pools.map((sql) => sql.end()));
+  await infra?.cleanup();
+});
+
+describe('migrate', () => {
+  it('applies pending files in order into the service schema, once', async () => {
+    const sql = pool('shop');
+    const dir = new URL('./migrations-ok/', import.meta.url);
+    expect(await migrate(sql, 'shop', dir)).toEqual(['001_create_items.sql', '002_add_price.sql']);
+    expect(await migrate(sql, 'shop', dir)).toEqual([]);
+
+    await sql`insert into items (name, price_centimes) values ('tea', 25000)`;
+    const [row] = await sql<{ name: string; price_centimes: number }[]>`select * from shop.items`;
+    expect(row).toMatchObject({ name: 'tea', price_centimes: 25000 });
+  });
+
+  it('lets replicas starting together apply each file exactly once', async () => {
+    const dir = new URL('./migrations-ok/', import.meta.url);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => migrate(pool('race'), 'race', dir)),
+    );
+    expect(results.flat()).toEqual(['001_create_items.sql', '002_add_price.sql']);
+    const [count] = await pool('race')<
+      { n: number }[]
+    >`select count(*)::int as n from race.schema_migrations`;
+    expect(count!.n).toBe(2);
+  });
+
+  it('leaves nothing half applied when a file fails', async () => {
+    const sql = pool('broken');
+    await expect(
+      migrate(sql, 'broken', new URL('./migrations-bad/', import.meta.url)),
+    ).rejects.toThrow(/no_such_table/);
+    const [exists] = await sql<{ found: boolean }[]>`
+      select exists (select 1 from information_schema.schemata where schema_name = 'broken') as found`;
+    expect(exists!.found).toBe(false);
+  });
+
+  it('returns bigint columns as numbers', async () => {
+    const sql = pool('numbers');
+    const [row] = await sql<{ n: number; list: number[] }[]>`
+      select 100000000::bigint as n, array[1, 2]::bigint[] as list`;
+    expect(row).toEqual({ n: 100000000, list: [1, 2] });
+  });
+});

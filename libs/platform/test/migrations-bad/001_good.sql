@@ -1,0 +1,1 @@
+create table things (id serial primary key);

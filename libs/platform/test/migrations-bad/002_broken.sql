@@ -1,0 +1,1 @@
+alter table no_such_table add column x int;

@@ -1,0 +1,1 @@
+create table items (id serial primary key, name text not null);

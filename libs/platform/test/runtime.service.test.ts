@@ -1,0 +1,78 @@
+import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BaseEnv } from '../src/config.ts';
+import { startRuntime, type Runtime } from '../src/runtime.ts';
+
+let infra: IsolatedInfra;
+let runtime: Runtime<BaseEnv>;
+const ops = (path: string) => fetch(`http://127.0.0.1:${runtime.ops.port}${path}`);
+
+beforeAll(async () => {
+  infra = await isolatedInfra('platform-runtime');
+  runtime = await startRuntime(
+    {
+      service: 'sample',
+      schema: 'sample',
+      migrations: new URL('./migrations-ok/', import.meta.url),
+      env: BaseEnv,
+      redis: true,
+      handleSignals: false,
+    },
+    infra.env,
+  );
+});
+afterAll(async () => {
+  await runtime?.stop();
+  await infra?.cleanup();
+});
+
+describe('service runtime', () => {
+  it('applies the migrations before anything else', async () => {
+    const rows = await runtime.sql`select name from schema_migrations order by name`;
+    expect(rows.map((row) => row.name as string)).toEqual([
+      '001_create_items.sql',
+      '002_add_price.sql',
+    ]);
+  });
+
+  it('answers /healthz at once and /readyz only once the service says it is wired', async () => {
+    expect((await ops('/healthz')).status).toBe(200);
+    const starting = await ops('/readyz');
+    expect(starting.status).toBe(503);
+    expect(await starting.json()).toMatchObject({ status: 'starting' });
+
+    runtime.ops.markReady();
+    const ready = await ops('/readyz');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: { postgres: 'ok', nats: 'ok', redis: 'ok' },
+    });
+  });
+
+  it('serves Prometheus metrics with the service label', async () => {
+    const response = await ops('/metrics');
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    expect(await response.text()).toMatch(/process_cpu_user_seconds_total\{service="sample"\}/);
+  });
+
+  it('uses the prefixes it was given for Redis keys', async () => {
+    await runtime.redis!.set('probe', '1');
+    const raw = runtime.redis!.duplicate({ keyPrefix: '' });
+    expect(await raw.get(`${infra.redisPrefix}probe`)).toBe('1');
+    await raw.quit();
+  });
+
+  it('stops intake first, reports draining, then closes every connection', async () => {
+    const order: string[] = [];
+    runtime.onStop(async () => {
+      const readiness = await ops('/readyz');
+      order.push(`intake stopped while readyz=${readiness.status}`);
+    });
+    await runtime.stop();
+    order.push('stopped');
+    expect(order).toEqual(['intake stopped while readyz=503', 'stopped']);
+    expect(runtime.nats.isClosed()).toBe(true);
+    await expect(ops('/healthz')).rejects.toThrow();
+  });
+});

@@ -1,0 +1,5 @@
+/** Every service's schema and migrations folder, for `pnpm db:migrate` and `pnpm start`. */
+export const SERVICE_MIGRATIONS = [
+  { schema: 'accounts', folder: new URL('../services/gateway/migrations/', import.meta.url) },
+  { schema: 'qr', folder: new URL('../services/qr-config/migrations/', import.meta.url) },
+] as const;

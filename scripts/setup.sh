@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Prepares a machine to run and test dzpay: Node 24 LTS, pnpm, the local Postgres,
+# Redis and NATS (started when they are installed but stopped), and the dependencies.
+# Safe to run again: each step does nothing when its work is already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+node_major() { node --version 2>/dev/null | sed -E 's/^v([0-9]+).*/\1/' || echo 0; }
+if [ "$(node_major)" -lt 24 ]; then
+  say "Node $(node --version 2>/dev/null || echo none) is older than 24: installing Node 24 LTS"
+  # The node@24 package carries the official binary; --force lets it replace the
+  # distribution's /usr/bin/node.
+  npm install --global --force --no-fund --no-audit node@24 >/dev/null
+  hash -r
+fi
+say "node $(node --version)"
+
+if ! pnpm --version 2>/dev/null | grep -q '^10\.'; then
+  say "installing pnpm 10"
+  npm install --global --no-fund --no-audit pnpm@10.34.9 >/dev/null
+  hash -r
+fi
+say "pnpm $(pnpm --version)"
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+wait_port() {
+  for _ in $(seq 1 50); do port_open "$1" && return 0; sleep 0.2; done
+  echo "$2 did not start on port $1" >&2
+  return 1
+}
+
+if ! port_open 5432; then
+  say "starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start
+  wait_port 5432 PostgreSQL
+fi
+if ! port_open 6379; then
+  say "starting Redis"
+  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+    --dir /var/lib/redis --logfile /var/log/redis/ci.log
+  wait_port 6379 Redis
+fi
+if ! port_open 4222; then
+  say "starting NATS with JetStream"
+  start-stop-daemon --start --oknodo --background --exec /usr/sbin/nats-server -- \
+    -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log
+  wait_port 4222 NATS
+fi
+say "PostgreSQL, Redis and NATS are up"
+
+say "installing dependencies"
+pnpm install --frozen-lockfile
+say "ready: 'pnpm test' runs every check and test, 'pnpm start' runs dzpay"

@@ -1,0 +1,118 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from './stack.ts';
+
+const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+const run = promisify(execFile);
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack('cli');
+});
+afterAll(() => stack?.stop());
+
+async function dzpay(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+      env: { ...process.env, ...stack.infra.env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const json = async <T>(...args: string[]): Promise<T> => {
+  const result = await dzpay('--json', ...args);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as T;
+};
+
+describe('pnpm dzpay (admin command line)', () => {
+  it('creates a merchant, issues a key shown once, creates a QR code, and the key works', async () => {
+    const merchant = await json<{ id: string; active: boolean }>(
+      'merchant',
+      'create',
+      'Pâtisserie Ketchaoua',
+    );
+    expect(merchant.active).toBe(true);
+
+    const issued = await json<{ id: string; key: string; mode: string }>(
+      'key',
+      'issue',
+      merchant.id,
+      '--mode',
+      'test',
+    );
+    expect(issued.key).toMatch(/^pk_test_[A-Za-z0-9_-]{43}$/);
+
+    const listed = await dzpay('key', 'list', merchant.id);
+    expect(listed.stdout).toContain(issued.id);
+    expect(listed.stdout).not.toContain(issued.key);
+
+    const code = await json<{ token: string; mode: string }>('qr', 'create', merchant.id);
+    expect(code.mode).toBe('test');
+    const set = await stack.post(
+      '/set-qr-config',
+      { token: code.token, amounts: [250], singleUse: false },
+      { 'x-api-key': issued.key },
+    );
+    expect(set.status).toBe(200);
+
+    await json('key', 'revoke', issued.id);
+    const after = await stack.post(
+      '/set-qr-config',
+      { token: code.token, amounts: [250], singleUse: false },
+      { 'x-api-key': issued.key },
+    );
+    expect(after.status).toBe(401);
+  });
+
+  it('creates a QR code with a chosen token, once', async () => {
+    const merchant = await json<{ id: string }>('merchant', 'create', 'Boucherie Sétif');
+    const code = await json<{ token: string }>(
+      'qr',
+      'create',
+      merchant.id,
+      '--token',
+      'SETIF-0001',
+      '--mode',
+      'live',
+    );
+    expect(code.token).toBe('SETIF-0001');
+    const again = await dzpay('qr', 'create', merchant.id, '--token', 'SETIF-0001');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('QR_CODE409_ALREADY_EXISTS');
+  });
+
+  it('deactivates and reactivates a merchant', async () => {
+    const merchant = await json<{ id: string }>('merchant', 'create', 'Épicerie Oran');
+    await json('merchant', 'deactivate', merchant.id);
+    const list = await json<{ id: string; active: boolean }[]>('merchant', 'list');
+    expect(list.find((m) => m.id === merchant.id)?.active).toBe(false);
+    await json('merchant', 'activate', merchant.id);
+  });
+
+  it('fails clearly on an unknown merchant, a bad id and a bad mode', async () => {
+    const unknown = await dzpay('key', 'issue', '00000000-0000-4000-8000-000000000000');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no merchant');
+
+    const badId = await dzpay('merchant', 'deactivate', 'not-a-uuid');
+    expect(badId.code).not.toBe(0);
+    expect(badId.stderr).toContain('must be a UUID');
+
+    const badMode = await dzpay(
+      'key',
+      'issue',
+      '00000000-0000-4000-8000-000000000000',
+      '--mode',
+      'prod',
+    );
+    expect(badMode.code).not.toBe(0);
+    expect(badMode.stderr).toContain('Allowed choices are test, live');
+  });
+});
