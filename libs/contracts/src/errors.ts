@@ -28,7 +28,6 @@ export const ErrorCatalog = {
   // dzpay's own (not in the spec): see docs/errors.md
   ROUTE404_NOT_FOUND: 404,
   QR_CODE409_ALREADY_EXISTS: 409,
-  MERCHANT404_NOT_FOUND: 404,
   SERVICE503_UNAVAILABLE: 503,
   INTERNAL500_ERROR: 500,
 } as const;

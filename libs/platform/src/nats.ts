@@ -14,6 +14,9 @@ export async function connectNats(servers: string, name: string): Promise<NatsCo
     name,
     // Keep trying through a NATS restart instead of giving up after ten attempts.
     maxReconnectAttempts: -1,
+    // Without this every request builds an Error up front to keep its call site for a
+    // possible timeout: a tenth of the gateway's CPU under load, for a nicer stack.
+    noAsyncTraces: true,
   });
 }
 

@@ -3,13 +3,13 @@ import rateLimit from '@fastify/rate-limit';
 import type { NatsConnection, Redis } from '@dzpay/platform';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Histogram, type Registry } from 'prom-client';
-import type { AccountsRepository } from './adapters/accounts-repository.ts';
+import type { KeyOwnerLookup } from './adapters/key-owner-cache.ts';
 import { installErrorHandling } from './handlers/errors.ts';
 import { qrRoutes } from './handlers/qr-routes.ts';
 
 export interface GatewayDeps {
   logger: FastifyBaseLogger;
-  accounts: AccountsRepository;
+  keys: KeyOwnerLookup;
   nats: NatsConnection;
   natsPrefix: string;
   redis: Redis;

@@ -10,6 +10,8 @@ export const GatewayEnv = BaseEnv.extend({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   /** Requests per minute per API key on endpoints whose limit the spec leaves open. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /** Longest time a gateway trusts a cached key owner without hearing of a change. */
+  KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   /** How long the gateway waits for a backing service before answering 503. */
   SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
 });

@@ -1,6 +1,7 @@
 import { startRuntime, type Runtime } from '@dzpay/platform';
 import type { FastifyInstance } from 'fastify';
 import { accountsRepository } from './adapters/accounts-repository.ts';
+import { invalidateOnAccountChanges, keyOwnerCache } from './adapters/key-owner-cache.ts';
 import { buildGatewayApp } from './app.ts';
 import { GatewayEnv } from './config.ts';
 
@@ -28,9 +29,14 @@ export async function startGateway(
     env,
   );
   const { config } = runtime;
+  const keys = keyOwnerCache(accountsRepository(runtime.sql), {
+    ttlMs: config.KEY_CACHE_TTL_MS,
+    maxEntries: 10_000,
+  });
+  await invalidateOnAccountChanges(runtime.sql, keys);
   const app = await buildGatewayApp({
     logger: runtime.logger,
-    accounts: accountsRepository(runtime.sql),
+    keys,
     nats: runtime.nats,
     natsPrefix: config.NATS_PREFIX,
     redis: runtime.redis!,

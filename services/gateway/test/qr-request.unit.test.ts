@@ -31,6 +31,10 @@ describe('parseSetQrConfig', () => {
   it.each([
     [{ ...valid, token: 7 }, ['token must be a string']],
     [{ ...valid, token: '' }, ['token should not be empty']],
+    [
+      { ...valid, token: 'T'.repeat(256) },
+      ['token must be shorter than or equal to 255 characters'],
+    ],
     [{ ...valid, amounts: [] }, ['amounts must contain at least 1 element']],
     [{ ...valid, amounts: 'x' }, ['amounts must be an array']],
     [{ ...valid, amounts: [0] }, ['each value in amounts must be a positive number']],

@@ -1,7 +1,7 @@
 import type { ErrorCode, MerchantScope } from '@dzpay/contracts';
 import { AppError } from '@dzpay/platform';
 import type { FastifyRequest } from 'fastify';
-import type { AccountsRepository } from '../adapters/accounts-repository.ts';
+import type { KeyOwnerLookup } from '../adapters/key-owner-cache.ts';
 import { hashApiKey, modeOfApiKey, sameHash } from '../domain/api-key.ts';
 
 export interface AuthOutcome {
@@ -16,7 +16,7 @@ export interface AuthOutcome {
  */
 export async function authenticate(
   request: FastifyRequest,
-  accounts: AccountsRepository,
+  keys: KeyOwnerLookup,
   unauthorized: ErrorCode,
 ): Promise<AuthOutcome> {
   const values = request.raw.headersDistinct['x-api-key'];
@@ -25,7 +25,7 @@ export async function authenticate(
   if (!modeOfApiKey(key)) throw deny();
 
   const hash = hashApiKey(key);
-  const owner = await accounts.findKeyOwner(hash);
+  const owner = await keys.findKeyOwner(hash);
   if (!owner || !sameHash(owner.keyHash, hash)) throw deny();
   return {
     scope: { merchantId: owner.merchantId, mode: owner.mode },

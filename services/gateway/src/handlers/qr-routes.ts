@@ -1,13 +1,13 @@
 import { Rpc, type MerchantScope } from '@dzpay/contracts';
 import { AppError, requestRpc, type NatsConnection } from '@dzpay/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccountsRepository } from '../adapters/accounts-repository.ts';
+import type { KeyOwnerLookup } from '../adapters/key-owner-cache.ts';
 import { parseSetQrConfig, parseUnsetQrConfig } from '../domain/qr-request.ts';
 import { authenticate } from './authenticate.ts';
 import { ValidationFailure } from './errors.ts';
 
 export interface QrRoutesDeps {
-  accounts: AccountsRepository;
+  keys: KeyOwnerLookup;
   nats: NatsConnection;
   natsPrefix: string;
   serviceTimeoutMs: number;
@@ -34,7 +34,7 @@ export function qrRoutes(app: FastifyInstance, deps: QrRoutesDeps): void {
   const requireKey = async (request: FastifyRequest): Promise<void> => {
     const { scope, merchantActive } = await authenticate(
       request,
-      deps.accounts,
+      deps.keys,
       'AUTH401_UNAUTHORIZED_ACCESS',
     );
     // The QR endpoints know only 401: an inactive merchant's key no longer grants access.

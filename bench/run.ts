@@ -1,0 +1,201 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { connectPostgres } from '@dzpay/platform';
+import autocannon from 'autocannon';
+import { freePort, startNode, type NodeProcess } from './processes.ts';
+
+// `pnpm bench`: a bare Fastify hello-world against POST /set-qr-config through the real
+// gateway, qr-config, NATS and Postgres, on this machine, in one run. See
+// docs/benchmarks.md.
+
+const env = process.env;
+const seconds = positiveInt('BENCH_SECONDS', 10);
+const warmupSeconds = positiveInt('BENCH_WARMUP_SECONDS', 3);
+const connections = positiveInt('BENCH_CONNECTIONS', 10);
+const qrCodes = positiveInt('BENCH_QR_CODES', 50);
+const TARGET_RATIO = 0.25;
+
+const adminUrl = env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const id = randomBytes(4).toString('hex');
+const database = `dzpay_bench_${id}`;
+const databaseUrl = new URL(adminUrl);
+databaseUrl.pathname = `/${database}`;
+const serviceEnv = {
+  DATABASE_URL: databaseUrl.href,
+  NATS_URL: env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222',
+  NATS_PREFIX: `bench_${id}`,
+  REDIS_URL: env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  // Only rate-limit counters land here; they expire with their one-minute window.
+  REDIS_PREFIX: `bench:${id}:`,
+  OPS_HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+};
+
+const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+const admin = connectPostgres(adminUrl, 'public', 1);
+const children: NodeProcess[] = [];
+
+let cleaning: Promise<void> | undefined;
+const cleanup = () =>
+  (cleaning ??= (async () => {
+    for (const child of children.reverse()) await child.stop();
+    await admin.unsafe(`drop database if exists "${database}" with (force)`);
+    await admin.end();
+  })());
+
+// Ctrl-C mid-run still stops the services and drops the database.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+}
+
+try {
+  await admin.unsafe(`create database "${database}"`);
+  const qrConfig = await startService('qr-config', '../services/qr-config/src/main.ts', {});
+  children.push(qrConfig);
+  const httpPort = await freePort();
+  const gateway = await startService('gateway', '../services/gateway/src/main.ts', {
+    HTTP_PORT: String(httpPort),
+    HTTP_HOST: '127.0.0.1',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+  });
+  children.push(gateway);
+
+  const { key, tokens } = await seed();
+  const gatewayUrl = `http://127.0.0.1:${httpPort}/set-qr-config`;
+  await checkOneRequest(gatewayUrl, key, tokens[0]!);
+
+  const helloPort = await freePort();
+  const hello = await startNode(
+    'hello-world',
+    path('./hello-world.ts'),
+    { HTTP_PORT: String(helloPort) },
+    `http://127.0.0.1:${helloPort}/`,
+  );
+  children.push(hello);
+  const helloWorld = await measure('hello-world', { url: `http://127.0.0.1:${helloPort}/` });
+  // Idle or not, the baseline server gets out of the way before the real run.
+  await hello.stop();
+
+  // Each request takes the next token: concurrent requests update different rows, as
+  // different merchants' QR codes would, instead of queueing on one row's lock.
+  let next = 0;
+  const setQrConfig = await measure('set-qr-config', {
+    url: gatewayUrl,
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          body: requestBody(tokens[next++ % tokens.length]!),
+        }),
+      },
+    ],
+  });
+  report(helloWorld, setQrConfig);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}
+
+function positiveInt(name: string, fallback: number): number {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+async function startService(name: string, entry: string, extra: Record<string, string>) {
+  const opsPort = await freePort();
+  return startNode(
+    name,
+    path(entry),
+    { ...serviceEnv, ...extra, OPS_PORT: String(opsPort) },
+    `http://127.0.0.1:${opsPort}/readyz`,
+  );
+}
+
+/** A merchant, a test key and the QR codes, made the way an operator would: the CLI. */
+async function seed(): Promise<{ key: string; tokens: string[] }> {
+  const merchant = await cli<{ id: string }>('merchant', 'create', 'Bench merchant');
+  const { key } = await cli<{ key: string }>('key', 'issue', merchant.id, '--mode', 'test');
+  const tokens: string[] = [];
+  // A few at a time: each call is a whole node process, and there are two cores.
+  while (tokens.length < qrCodes) {
+    const batch = Math.min(4, qrCodes - tokens.length);
+    const codes = await Promise.all(
+      Array.from({ length: batch }, () =>
+        cli<{ token: string }>('qr', 'create', merchant.id, '--mode', 'test'),
+      ),
+    );
+    tokens.push(...codes.map((code) => code.token));
+  }
+  console.log(`seeded merchant ${merchant.id} with ${tokens.length} QR codes`);
+  return { key, tokens };
+}
+
+async function cli<T>(...args: string[]): Promise<T> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [path('../services/gateway/src/cli/main.ts'), '--json', ...args],
+    { env: { ...env, ...serviceEnv } },
+  );
+  return JSON.parse(stdout) as T;
+}
+
+function requestBody(token: string): string {
+  return JSON.stringify({ token, amounts: [1500, 2500.5], singleUse: false });
+}
+
+/** Fails fast, with the gateway's answer, rather than benchmarking a stream of errors. */
+async function checkOneRequest(url: string, key: string, token: string): Promise<void> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: requestBody(token),
+  });
+  if (!response.ok) {
+    throw new Error(`set-qr-config answered ${response.status}: ${await response.text()}`);
+  }
+}
+
+async function measure(
+  title: string,
+  options: Omit<autocannon.Options, 'duration' | 'connections'>,
+): Promise<autocannon.Result> {
+  console.log(`${title}: ${warmupSeconds} s warmup, then ${seconds} s with ${connections} conns`);
+  await autocannon({ ...options, connections, duration: warmupSeconds });
+  const result = await autocannon({ ...options, connections, duration: seconds });
+  const failures = children.map((child) => child.failure()).filter(Boolean);
+  if (failures.length > 0) throw new Error(`${title} run is void: ${failures.join('; ')}`);
+  return result;
+}
+
+function report(helloWorld: autocannon.Result, setQrConfig: autocannon.Result): void {
+  const summary = (result: autocannon.Result) => ({
+    reqPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  });
+  const rows = { 'hello-world': summary(helloWorld), 'set-qr-config': summary(setQrConfig) };
+  console.table(rows);
+
+  const ratio = Number((setQrConfig.requests.average / helloWorld.requests.average).toFixed(3));
+  const verdict = ratio >= TARGET_RATIO ? 'meets' : 'MISSES';
+  console.log(`ratio set-qr-config / hello-world = ${ratio} (${verdict} target ${TARGET_RATIO})`);
+  for (const [title, row] of Object.entries(rows)) {
+    if (row.non2xx > 0 || row.errors > 0) {
+      console.warn(`WARNING: ${title} had ${row.non2xx} non-2xx answers, ${row.errors} errors`);
+    }
+  }
+  // Both servers share the machine with autocannon and with whatever else runs: the
+  // core count and load average say how much to trust the numbers.
+  const machine = { cores: cpus().length, load1: Number(loadavg()[0]!.toFixed(2)) };
+  console.log(JSON.stringify({ seconds, connections, ...machine, ...rows, ratio }));
+}
