@@ -6,7 +6,7 @@ export interface KeyOwnerLookup {
   findKeyOwner(hash: Buffer): Promise<KeyOwner | null>;
 }
 
-export const ACCOUNTS_CHANGED_CHANNEL = 'dzpay_accounts_changed';
+const ACCOUNTS_CHANGED_CHANNEL = 'dzpay_accounts_changed';
 
 /**
  * Remembers the owners of keys seen recently, so a request does not cost a database
