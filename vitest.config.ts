@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 // NATS of this machine (or testcontainers), each file in its own database and prefixes.
 export default defineConfig({
   test: {
+    reporters: ['default', './libs/testkit/src/summary-reporter.ts'],
     projects: [
       {
         test: {
