@@ -1,18 +1,8 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 
-// A local copy of what @dzpay/testkit offers: its index imports vitest, which has no
-// business in a plain `node` run, and the bench also needs to wait on other URLs.
-
-/** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no port');
-  return address.port;
-}
+// @dzpay/testkit's index imports vitest, which has no business in a plain `node` run:
+// take only its process helpers.
+export { freePort } from '@dzpay/testkit/processes';
 
 export interface NodeProcess {
   readonly name: string;
