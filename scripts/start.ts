@@ -38,11 +38,14 @@ for (const service of SERVICES) {
   children.push(start(service.name, service.opsPort));
   await waitReady(service.name, service.opsPort);
 }
-const stop = () => children.forEach((child) => child.kill('SIGTERM'));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
 
-const demo = await seedDemo();
+const demo = await seedDemo().catch((error: unknown) => {
+  console.error(`seeding the demo merchant failed: ${String(error)}`);
+  stop();
+  return null;
+});
 const base = `http://localhost:${HTTP_PORT}`;
 console.log(`
 dzpay is running
@@ -60,6 +63,17 @@ ${
 }
 
 Press Ctrl-C to stop.`);
+
+/** Stops the gateway first: its in-flight requests still need qr-config to answer them. */
+function stop(): void {
+  const [qrConfig, gateway] = children;
+  if (!gateway || gateway.exitCode !== null || gateway.signalCode !== null) {
+    qrConfig?.kill('SIGTERM');
+    return;
+  }
+  gateway.once('exit', () => qrConfig?.kill('SIGTERM'));
+  gateway.kill('SIGTERM');
+}
 
 function start(name: string, opsPort: string): ChildProcess {
   const child = spawn(process.execPath, [path(`services/${name}/src/main.ts`)], {

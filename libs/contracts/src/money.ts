@@ -5,12 +5,13 @@
 
 const CENTIMES_PER_DINAR = 100;
 
-/** Whether a DZD amount has at most two decimals (1.5 and 1.25 do, 1.005 does not). */
+/**
+ * Whether a DZD amount has at most two decimals (1.5 and 1.25 do, 1.005 and 1e-9 do
+ * not): the amount must be exactly the number its whole centimes print as. Binary
+ * floating point makes 0.29 * 100 = 28.999999999999996, which rounds back to 0.29.
+ */
 export function hasAtMostTwoDecimals(dzd: number): boolean {
-  const scaled = dzd * CENTIMES_PER_DINAR;
-  // Binary floating point makes 0.29 * 100 = 28.999999999999996; a tolerance far
-  // below one centime accepts it while 1.005 (100.49999…) stays refused.
-  return Math.abs(scaled - Math.round(scaled)) < 1e-6;
+  return Math.round(dzd * CENTIMES_PER_DINAR) / CENTIMES_PER_DINAR === dzd;
 }
 
 /** Converts a DZD amount that has at most two decimals to integer centimes. */

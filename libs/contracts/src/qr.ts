@@ -11,6 +11,7 @@ export const QrMessages = {
   tokenString: 'token must be a string',
   tokenEmpty: 'token should not be empty',
   tokenTooLong: 'token must be shorter than or equal to 255 characters',
+  tokenControl: 'token must not contain control characters',
   amountsArray: 'amounts must be an array',
   amountsMin: 'amounts must contain at least 1 element',
   amountsMax: `amounts must contain no more than ${MAX_QR_AMOUNTS} elements`,
@@ -28,14 +29,16 @@ const IsoDate = z.iso.date();
 const IsoLocalDateTime = z.iso.datetime({ local: true });
 
 /**
- * The QR token: the identifier the partner platform gave the QR code. Whitespace-only
- * counts as empty: it can never name a real code.
+ * The QR token: the identifier the partner platform gave the QR code, used as sent (it
+ * is echoed in details.token). Whitespace alone counts as empty and control characters
+ * are refused: neither can name a real code, and Postgres refuses NUL in text.
  */
 export const QrToken = z
   .string({ error: QrMessages.tokenString })
-  .trim()
-  .min(1, { error: QrMessages.tokenEmpty })
-  .max(255, { error: QrMessages.tokenTooLong });
+  .refine((token) => token.trim().length > 0, { error: QrMessages.tokenEmpty })
+  .refine((token) => token.length <= 255, { error: QrMessages.tokenTooLong })
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  .refine((token) => !/[\u0000-\u001f\u007f]/.test(token), { error: QrMessages.tokenControl });
 
 const QrAmountDzd = z
   .number({ error: QrMessages.amountPositive })
@@ -116,9 +119,7 @@ export const QrConfigGetReply = MerchantScope.extend({
 export type QrConfigGetReply = z.infer<typeof QrConfigGetReply>;
 
 /** Without a token, qr-config makes one up. */
-export const QrCodeCreateRequest = MerchantScope.extend({
-  token: z.string().trim().min(1).max(255).optional(),
-});
+export const QrCodeCreateRequest = MerchantScope.extend({ token: QrToken.optional() });
 export type QrCodeCreateRequest = z.infer<typeof QrCodeCreateRequest>;
 
 export const QrCodeCreateReply = MerchantScope.extend({

@@ -9,9 +9,12 @@ describe('money', () => {
     },
   );
 
-  it.each([1.005, 0.001, 12.345, 1 / 3])('refuses %s as more than two decimals', (dzd) => {
-    expect(hasAtMostTwoDecimals(dzd)).toBe(false);
-  });
+  it.each([1.005, 0.001, 12.345, 1 / 3, 0.000000001, 0.0099999999])(
+    'refuses %s as more than two decimals',
+    (dzd) => {
+      expect(hasAtMostTwoDecimals(dzd)).toBe(false);
+    },
+  );
 
   it('converts DZD to integer centimes without floating-point drift', () => {
     expect(dzdToCentimes(0.29)).toBe(29);

@@ -22,11 +22,41 @@ const centimesAsNumber = {
 export function connectPostgres(url: string, schema: string, max = 10): Sql {
   return postgres(url, {
     max,
+    // Fail fast when the database is unreachable: callers answer 503 instead of hanging.
+    connect_timeout: 5,
     connection: { search_path: schema, application_name: `dzpay-${schema}` },
     onnotice: () => {},
     types: { bigint: centimesAsNumber },
   });
 }
+
+/**
+ * Errors that say the database cannot be reached right now (refused, reset, timed
+ * out, shutting down), as opposed to a bad query. Callers answer them as a 503-class
+ * "retry later" instead of a 500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && DATABASE_UNAVAILABLE_CODES.has(code);
+}
+
+const DATABASE_UNAVAILABLE_CODES = new Set([
+  // postgres.js and the socket layer
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  // Postgres: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
 
 const MIGRATION_FILE = /^\d{3}_[a-z0-9_]+\.sql$/;
 

@@ -7,6 +7,7 @@ import {
   type Subscription,
 } from '@nats-io/transport-node';
 import { RpcEnvelope, type RpcDefinition } from '@dzpay/contracts';
+import { isDatabaseUnavailable } from './db.ts';
 import { AppError } from './errors.ts';
 import type { Logger } from './logger.ts';
 import { prefixed } from './nats.ts';
@@ -80,6 +81,13 @@ function failureOf(error: unknown, subject: string, logger: Logger) {
       ...(error.details ? { details: error.details } : {}),
     };
   }
+  if (isDatabaseUnavailable(error)) {
+    logger.warn({ err: error, subject }, 'database unavailable');
+    return {
+      code: 'SERVICE503_UNAVAILABLE' as const,
+      message: 'service temporarily unavailable, retry later',
+    };
+  }
   logger.error({ err: error, subject }, 'request failed');
   return { code: 'INTERNAL500_ERROR' as const, message: 'internal error' };
 }
@@ -101,7 +109,13 @@ export async function requestRpc<D extends RpcDefinition>(
   options: RequestOptions = {},
 ): Promise<ReplyOf<D>> {
   const subject = prefixed(prefix, definition.subject);
-  const payload = JSON.stringify(definition.request.parse(request));
+  const checked = definition.request.safeParse(request);
+  if (!checked.success) {
+    throw new AppError('INTERNAL500_ERROR', `invalid request for ${definition.subject}`, {
+      cause: checked.error,
+    });
+  }
+  const payload = JSON.stringify(checked.data);
   let msg: Msg;
   try {
     msg = await nc.request(subject, payload, { timeout: options.timeoutMs ?? 5_000 });

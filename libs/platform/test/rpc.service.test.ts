@@ -1,6 +1,7 @@
 import { Rpc } from '@dzpay/contracts';
-import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectPostgres, isDatabaseUnavailable } from '../src/db.ts';
 import { AppError } from '../src/errors.ts';
 import { createLogger } from '../src/logger.ts';
 import { connectNats, type NatsConnection } from '../src/nats.ts';
@@ -146,5 +147,34 @@ describe('request/reply over NATS', () => {
     release();
     await stopping;
     expect(await pending).toEqual({ token: 'QR5', removed: false });
+  });
+
+  it('answers a database outage in the handler as SERVICE503_UNAVAILABLE', async () => {
+    const unreachable = connectPostgres(
+      `postgres://postgres@127.0.0.1:${await freePort()}/x`,
+      'qr',
+      1,
+    );
+    const rpc = await serveRpc(
+      server,
+      infra.natsPrefix,
+      Rpc.qrConfigGet,
+      async () => {
+        await unreachable`select 1`;
+        throw new Error('unreachable');
+      },
+      logger,
+    );
+    const failure = await requestRpc(
+      client,
+      infra.natsPrefix,
+      Rpc.qrConfigGet,
+      { token: 'QR1' },
+      { timeoutMs: 8_000 },
+    ).catch((error: unknown) => error as AppError);
+    expect(failure).toMatchObject({ code: 'SERVICE503_UNAVAILABLE' });
+    expect(isDatabaseUnavailable(new Error('syntax error'))).toBe(false);
+    await rpc.stop();
+    await unreachable.end();
   });
 });

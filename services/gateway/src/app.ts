@@ -35,6 +35,9 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
     trustProxy: (_address: string, hop: number) => hop < deps.trustProxyHops,
     return503OnClosing: true,
   });
+  // The API speaks JSON only; without this, a text/plain body would reach the handlers
+  // as a string and be judged field by field instead of by its content type.
+  app.removeContentTypeParser('text/plain');
   installErrorHandling(app);
   observeRequests(app, deps.registry);
 

@@ -197,6 +197,29 @@ describe('POST /set-qr-config', () => {
       });
       await expectValidation(response, ['Content-Type must be application/json']);
     });
+    it('a text/plain body is a wrong content type, not a string to validate', async () => {
+      const response = await stack.post('/set-qr-config', JSON.stringify({ token }), {
+        ...auth(merchant.testKey),
+        'content-type': 'text/plain',
+      });
+      await expectValidation(response, ['Content-Type must be application/json']);
+    });
+    it('a token with control characters is a 400, not a database error', async () => {
+      await expectValidation(await post({ token: 'QR\u0000X', amounts: [1], singleUse: true }), [
+        'token must not contain control characters',
+      ]);
+      const unset = await stack.post(
+        '/un-set-qr-config',
+        { token: 'QR\u0000X' },
+        auth(merchant.testKey),
+      );
+      await expectValidation(unset, ['token must not contain control characters']);
+    });
+    it('an amount below one centime is a 400, not a 500', async () => {
+      await expectValidation(await post({ token, amounts: [0.000000001], singleUse: true }), [
+        'each value in amounts must have at most 2 decimal places',
+      ]);
+    });
     it('an empty JSON body is a 400 in the same shape', async () => {
       await expectValidation(await post(''), ['request body should not be empty']);
     });
@@ -234,6 +257,16 @@ describe('POST /set-qr-config', () => {
     );
     const body = await expectStandard(response, 404, 'QR_CODE404_NOT_FOUND');
     expect(body.details).toEqual({ token: 'QR-DOES-NOT-EXIST' });
+  });
+
+  it('echoes the token as sent in details.token', async () => {
+    const response = await stack.post(
+      '/un-set-qr-config',
+      { token: '  spaced token  ' },
+      auth(merchant.testKey),
+    );
+    const body = await expectStandard(response, 404, 'QR_CODE404_NOT_FOUND');
+    expect(body.details).toEqual({ token: '  spaced token  ' });
   });
 
   it("answers another merchant's token exactly like an unknown one, and leaves it alone", async () => {

@@ -41,6 +41,9 @@ describe('parseSetQrConfig', () => {
     [{ ...valid, amounts: [-10] }, ['each value in amounts must be a positive number']],
     [{ ...valid, amounts: ['100'] }, ['each value in amounts must be a positive number']],
     [{ ...valid, amounts: [10.123] }, ['each value in amounts must have at most 2 decimal places']],
+    [{ ...valid, amounts: [1e-9] }, ['each value in amounts must have at most 2 decimal places']],
+    [{ ...valid, token: 'QR\u0000' }, ['token must not contain control characters']],
+    [{ ...valid, token: '   ' }, ['token should not be empty']],
     [
       { ...valid, amounts: [1_000_000.01] },
       ['each value in amounts must not be greater than 1000000'],

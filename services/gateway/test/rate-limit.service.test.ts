@@ -42,4 +42,16 @@ describe('rate limit of the QR endpoints (not in the spec: per key, per minute)'
     expect(keys.length).toBeGreaterThanOrEqual(2);
     expect(keys.join()).not.toContain(merchant.testKey);
   });
+
+  it('limits requests with made-up keys too, before looking them up', async () => {
+    const guess = { 'x-api-key': `pk_test_${'G'.repeat(43)}` };
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const response = await stack.post('/set-qr-config', { token: 'QR1' }, guess);
+      await response.arrayBuffer();
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses.slice(5)).toEqual([429, 429]);
+  });
 });

@@ -1,4 +1,5 @@
 import { Mode, Rpc } from '@dzpay/contracts';
+import { z } from 'zod';
 import { requestRpc, type NatsConnection } from '@dzpay/platform';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AccountsRepository } from '../adapters/accounts-repository.ts';
@@ -12,10 +13,8 @@ export interface CliDeps {
   print: (text: string) => void;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function uuid(value: string): string {
-  if (!UUID.test(value)) throw new InvalidArgumentError('must be a UUID');
+  if (!z.uuid().safeParse(value).success) throw new InvalidArgumentError('must be a UUID');
   return value;
 }
 

@@ -1,5 +1,7 @@
 import {
   dzdToCentimes,
+  type MerchantScope,
+  type QrConfigSetRequest,
   isJsonObject,
   QrMessages,
   SetQrConfigBody,
@@ -9,14 +11,8 @@ import {
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string[] };
 
-export interface SetQrConfigCommand {
-  token: string;
-  /** Integer centimes. */
-  amounts: number[];
-  /** ISO-8601 UTC, or null for a permanent configuration. */
-  expiresAt: string | null;
-  singleUse: boolean;
-}
+/** What qr-config is asked to do: amounts in integer centimes, expiry in UTC or null. */
+type SetQrConfigCommand = Omit<QrConfigSetRequest, keyof MerchantScope>;
 
 const NOT_AN_OBJECT = 'request body must be a JSON object';
 

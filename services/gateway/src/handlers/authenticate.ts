@@ -1,5 +1,5 @@
 import type { ErrorCode, MerchantScope } from '@dzpay/contracts';
-import { AppError } from '@dzpay/platform';
+import { AppError, isDatabaseUnavailable } from '@dzpay/platform';
 import type { FastifyRequest } from 'fastify';
 import type { KeyOwnerLookup } from '../adapters/key-owner-cache.ts';
 import { hashApiKey, modeOfApiKey, sameHash } from '../domain/api-key.ts';
@@ -25,7 +25,13 @@ export async function authenticate(
   if (!modeOfApiKey(key)) throw deny();
 
   const hash = hashApiKey(key);
-  const owner = await keys.findKeyOwner(hash);
+  const owner = await keys.findKeyOwner(hash).catch((error: unknown) => {
+    if (!isDatabaseUnavailable(error)) throw error;
+    throw new AppError('SERVICE503_UNAVAILABLE', 'service temporarily unavailable, retry later', {
+      details: { reason: 'database' },
+      cause: error,
+    });
+  });
   if (!owner || !sameHash(owner.keyHash, hash)) throw deny();
   return {
     scope: { merchantId: owner.merchantId, mode: owner.mode },

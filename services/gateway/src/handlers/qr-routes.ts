@@ -29,8 +29,9 @@ declare module 'fastify' {
 export function qrRoutes(app: FastifyInstance, deps: QrRoutesDeps): void {
   app.decorateRequest('merchantScope', null);
 
-  // onRequest runs before the body is parsed: a caller without a valid key gets its 401
-  // even when its body is malformed.
+  // preParsing: after the rate limiter (onRequest), so key guessing is limited too, and
+  // before the body is parsed, so a caller without a valid key gets its 401 even when
+  // its body is malformed.
   const requireKey = async (request: FastifyRequest): Promise<void> => {
     const { scope, merchantActive } = await authenticate(
       request,
@@ -42,7 +43,7 @@ export function qrRoutes(app: FastifyInstance, deps: QrRoutesDeps): void {
       throw new AppError('AUTH401_UNAUTHORIZED_ACCESS', 'merchant account is not active');
     request.merchantScope = scope;
   };
-  const routeOptions = { config: { envelope: 'validation-list' as const }, onRequest: requireKey };
+  const routeOptions = { config: { envelope: 'validation-list' as const }, preParsing: requireKey };
   const scopeOf = (request: FastifyRequest): MerchantScope => {
     if (!request.merchantScope) throw new Error('route without requireKey');
     return request.merchantScope;
