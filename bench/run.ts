@@ -67,17 +67,13 @@ try {
   const gatewayUrl = `http://127.0.0.1:${httpPort}/set-qr-config`;
   await checkOneRequest(gatewayUrl, key, tokens[0]!);
 
-  const helloPort = await freePort();
-  const hello = await startNode(
-    'hello-world',
-    path('./hello-world.ts'),
-    { HTTP_PORT: String(helloPort) },
-    `http://127.0.0.1:${helloPort}/`,
+  const helloWorld = await measureServer('hello-world', './hello-world.ts', {}, { method: 'GET' });
+  const natsHop = await measureServer(
+    'nats-hop',
+    './nats-hop.ts',
+    { NATS_URL: serviceEnv.NATS_URL, NATS_PREFIX: serviceEnv.NATS_PREFIX },
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
   );
-  children.push(hello);
-  const helloWorld = await measure('hello-world', { url: `http://127.0.0.1:${helloPort}/` });
-  // Idle or not, the baseline server gets out of the way before the real run.
-  await hello.stop();
 
   // Each request takes the next token: concurrent requests update different rows, as
   // different merchants' QR codes would, instead of queueing on one row's lock.
@@ -95,7 +91,7 @@ try {
       },
     ],
   });
-  report(helloWorld, setQrConfig);
+  report(helloWorld, natsHop, setQrConfig);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
@@ -107,6 +103,23 @@ function positiveInt(name: string, fallback: number): number {
   const value = Number(env[name] ?? fallback);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
   return value;
+}
+
+/** Starts a reference server, measures it, and stops it before the next measurement. */
+async function measureServer(
+  title: string,
+  entry: string,
+  extraEnv: Record<string, string>,
+  request: Pick<autocannon.Options, 'method' | 'headers' | 'body'>,
+): Promise<autocannon.Result> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  const server = await startNode(title, path(entry), { HTTP_PORT: String(port), ...extraEnv }, url);
+  children.push(server);
+  const result = await measure(title, { url, ...request });
+  // Idle or not, a reference server gets out of the way before the next run.
+  await server.stop();
+  return result;
 }
 
 async function startService(name: string, entry: string, extra: Record<string, string>) {
@@ -175,20 +188,32 @@ async function measure(
   return result;
 }
 
-function report(helloWorld: autocannon.Result, setQrConfig: autocannon.Result): void {
+function report(
+  helloWorld: autocannon.Result,
+  natsHop: autocannon.Result,
+  setQrConfig: autocannon.Result,
+): void {
   const summary = (result: autocannon.Result) => ({
     reqPerSec: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    ratio: Number((result.requests.average / helloWorld.requests.average).toFixed(3)),
   });
-  const rows = { 'hello-world': summary(helloWorld), 'set-qr-config': summary(setQrConfig) };
+  const rows = {
+    'hello-world': summary(helloWorld),
+    'nats-hop': summary(natsHop),
+    'set-qr-config': summary(setQrConfig),
+  };
   console.table(rows);
 
-  const ratio = Number((setQrConfig.requests.average / helloWorld.requests.average).toFixed(3));
+  const ratio = rows['set-qr-config'].ratio;
   const verdict = ratio >= TARGET_RATIO ? 'meets' : 'MISSES';
   console.log(`ratio set-qr-config / hello-world = ${ratio} (${verdict} target ${TARGET_RATIO})`);
+  console.log(
+    `ratio nats-hop / hello-world = ${rows['nats-hop'].ratio} (the most any path through the gateway and NATS can reach here)`,
+  );
   for (const [title, row] of Object.entries(rows)) {
     if (row.non2xx > 0 || row.errors > 0) {
       console.warn(`WARNING: ${title} had ${row.non2xx} non-2xx answers, ${row.errors} errors`);
