@@ -10,6 +10,17 @@ import {
   QrConfigUnsetReply,
   QrConfigUnsetRequest,
 } from './qr.ts';
+import {
+  CheckoutReturnRequest,
+  CheckoutStartReply,
+  CheckoutTokenRequest,
+  CheckoutView,
+  PaymentsGetRequest,
+  PaymentsRefundRequest,
+  PaymentsRegisterReply,
+  PaymentsRegisterRequest,
+  PaymentView,
+} from './payments.ts';
 
 /** One request/reply operation over NATS: its subject and the schemas of both sides. */
 export interface RpcDefinition<
@@ -35,6 +46,12 @@ export const Rpc = {
   qrConfigUnset: rpc('qr.config.unset', QrConfigUnsetRequest, QrConfigUnsetReply),
   qrConfigGet: rpc('qr.config.get', QrConfigGetRequest, QrConfigGetReply),
   qrCodeCreate: rpc('qr.code.create', QrCodeCreateRequest, QrCodeCreateReply),
+  paymentsRegister: rpc('payments.register', PaymentsRegisterRequest, PaymentsRegisterReply),
+  paymentsGet: rpc('payments.get', PaymentsGetRequest, PaymentView),
+  paymentsRefund: rpc('payments.refund', PaymentsRefundRequest, PaymentView),
+  checkoutView: rpc('payments.checkout.view', CheckoutTokenRequest, CheckoutView),
+  checkoutStart: rpc('payments.checkout.start', CheckoutTokenRequest, CheckoutStartReply),
+  checkoutReturn: rpc('payments.checkout.return', CheckoutReturnRequest, CheckoutView),
 } as const;
 
 /** Errors cross the wire as a code from the catalog, never as a stack trace. */

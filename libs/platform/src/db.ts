@@ -3,6 +3,7 @@ import postgres from 'postgres';
 import type { Logger } from './logger.ts';
 
 export type Sql = postgres.Sql;
+export type Tx = postgres.TransactionSql;
 
 /**
  * bigint columns hold centimes and counters, far below 2^53, so they come back as

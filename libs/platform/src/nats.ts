@@ -34,7 +34,7 @@ export interface StreamSpec {
   /** Short name, e.g. PAYMENTS; the prefix is added. */
   name: string;
   /** Subjects without the prefix, e.g. payments.events.> */
-  subjects: string[];
+  subjects: readonly string[];
   /** Window in which a repeated Nats-Msg-Id is dropped. */
   duplicateWindowMs?: number;
   replicas?: number;

@@ -5,6 +5,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Histogram, type Registry } from 'prom-client';
 import type { KeyOwnerLookup } from './adapters/key-owner-cache.ts';
 import { installErrorHandling } from './handlers/errors.ts';
+import { checkoutRoutes } from './handlers/checkout-routes.ts';
+import { paymentsRoutes } from './handlers/payments-routes.ts';
 import { qrRoutes } from './handlers/qr-routes.ts';
 
 export interface GatewayDeps {
@@ -16,6 +18,8 @@ export interface GatewayDeps {
   registry: Registry;
   rateLimitPerMinute: number;
   serviceTimeoutMs: number;
+  paymentsTimeoutMs: number;
+  publicBaseUrl: string;
   trustProxyHops: number;
   clock?: () => Date;
 }
@@ -64,6 +68,8 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
   });
 
   qrRoutes(app, { ...deps, clock: deps.clock ?? (() => new Date()) });
+  paymentsRoutes(app, deps);
+  await checkoutRoutes(app, deps);
   return app;
 }
 

@@ -10,6 +10,10 @@ export const GatewayEnv = BaseEnv.extend({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   /** Requests per minute per API key on endpoints whose limit the spec leaves open. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /** The gateway's public base URL: checkout links and the card network's return route. */
+  PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
+  /** How long the gateway waits for payments (it waits for the card network in turn). */
+  PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
   /** Longest time a gateway trusts a cached key owner without hearing of a change. */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   /** How long the gateway waits for a backing service before answering 503. */

@@ -43,6 +43,8 @@ export async function startGateway(
     registry: runtime.ops.registry,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     serviceTimeoutMs: config.SERVICE_TIMEOUT_MS,
+    paymentsTimeoutMs: config.PAYMENTS_TIMEOUT_MS,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
     trustProxyHops: config.TRUST_PROXY_HOPS,
   });
   const address = await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });

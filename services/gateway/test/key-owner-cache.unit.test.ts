@@ -6,8 +6,16 @@ const owner = (merchantId: string): KeyOwner => ({
   keyId: 'k',
   keyHash: Buffer.alloc(32),
   mode: 'test',
-  merchantId,
-  merchantActive: true,
+  merchant: {
+    id: merchantId,
+    name: 'm',
+    active: true,
+    feeDzd: 0,
+    minAmount: 5000,
+    maxAmount: 100_000_000,
+    walletId: null,
+    createdAt: new Date(0),
+  },
 });
 
 /** An in-memory stand-in for the accounts table that counts its lookups. */

@@ -1,41 +1,88 @@
 import { Rpc, type Mode, type QrConfigGetReply } from '@dzpay/contracts';
 import { requestRpc, type BaseEnv, type Runtime } from '@dzpay/platform';
+import { startSandbox, type Sandbox } from '@dzpay/cardnet-sandbox/service';
+import { startPayments } from '@dzpay/payments/service';
 import { startQrConfig } from '@dzpay/qr-config/service';
-import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
-import { accountsRepository } from '../src/adapters/accounts-repository.ts';
+import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import {
+  accountsRepository,
+  type MerchantTermsPatch,
+} from '../src/adapters/accounts-repository.ts';
 import { issueApiKey } from '../src/domain/api-key.ts';
 import { startGateway, type Gateway } from '../src/service.ts';
 
 /**
- * The real gateway and qr-config, in this process, over this file's own database,
- * NATS prefix and Redis prefix. Requests go through real HTTP.
+ * The real gateway and qr-config (and, when asked, payments and the card network
+ * sandbox), in this process, over this file's own database, NATS prefix and Redis
+ * prefix. Requests go through real HTTP.
  */
 export interface Stack {
   infra: IsolatedInfra;
   gateway: Gateway;
   qrConfig: Runtime<BaseEnv> | undefined;
-  /** A merchant with an active test key and an active live key. */
+  payments: Runtime<BaseEnv> | undefined;
+  /** The card network sandbox test keys pay against. */
+  sandbox: Sandbox | undefined;
+  /** A merchant with an active test key and an active live key, and a wallet by default. */
   merchant(
     name?: string,
+    terms?: MerchantTermsPatch,
   ): Promise<{ id: string; testKey: string; liveKey: string; keyIds: string[] }>;
   qrCode(merchantId: string, mode?: Mode): Promise<string>;
   readQr(token: string): Promise<QrConfigGetReply>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
   stop(): Promise<void>;
 }
 
 export async function startStack(
   label: string,
   env: Record<string, string> = {},
-  options: { withQrConfig?: boolean } = {},
+  options: {
+    withQrConfig?: boolean;
+    /** Start the sandbox and payments too (in this process), with these variables. */
+    withPayments?: boolean | Record<string, string>;
+  } = {},
 ): Promise<Stack> {
   const infra = await isolatedInfra(label);
   const qrConfig =
     (options.withQrConfig ?? true)
       ? await startQrConfig(infra.env, { handleSignals: false })
       : undefined;
+  // The gateway's port is known up front: payments puts it in the card network's return URL.
+  const httpPort = await freePort();
+  const publicBaseUrl = `http://127.0.0.1:${httpPort}`;
+  const sandbox = options.withPayments
+    ? await startSandbox(
+        {
+          SANDBOX_PORT: '0',
+          SANDBOX_HOST: '127.0.0.1',
+          LOG_LEVEL: infra.env.LOG_LEVEL!,
+          ...(typeof options.withPayments === 'object' ? options.withPayments : {}),
+        },
+        { handleSignals: false },
+      )
+    : undefined;
+  const payments = sandbox
+    ? await startPayments(
+        {
+          ...infra.env,
+          PUBLIC_BASE_URL: publicBaseUrl,
+          CARDNET_TEST_URL: sandbox.url,
+          ...(typeof options.withPayments === 'object' ? options.withPayments : {}),
+        },
+        { handleSignals: false },
+      )
+    : undefined;
   const gateway = await startGateway(
-    { ...infra.env, HTTP_PORT: '0', HTTP_HOST: '127.0.0.1', SERVICE_TIMEOUT_MS: '2000', ...env },
+    {
+      ...infra.env,
+      HTTP_PORT: String(httpPort),
+      HTTP_HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: publicBaseUrl,
+      SERVICE_TIMEOUT_MS: '2000',
+      ...env,
+    },
     { handleSignals: false },
   );
   const accounts = accountsRepository(gateway.runtime.sql);
@@ -45,8 +92,11 @@ export async function startStack(
     infra,
     gateway,
     qrConfig,
-    async merchant(name = 'Test merchant') {
-      const merchant = await accounts.createMerchant(name);
+    payments,
+    sandbox,
+    async merchant(name = 'Test merchant', terms = { walletId: 'wallet-test' }) {
+      const created = await accounts.createMerchant(name);
+      const merchant = (await accounts.updateMerchantTerms(created.id, terms)) ?? created;
       const keys = await Promise.all(
         (['test', 'live'] as const).map(async (mode) => {
           const issued = issueApiKey(mode);
@@ -78,8 +128,11 @@ export async function startStack(
         headers: { 'content-type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
+    get: (path, headers = {}) => fetch(`${gateway.url}${path}`, { headers, redirect: 'manual' }),
     async stop() {
       await gateway.runtime.stop();
+      await payments?.stop();
+      await sandbox?.close();
       await qrConfig?.stop();
       await infra.cleanup();
     },

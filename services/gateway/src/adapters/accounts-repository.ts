@@ -5,8 +5,19 @@ export interface Merchant {
   id: string;
   name: string;
   active: boolean;
+  /** Whole DZD added to every payment. */
+  feeDzd: number;
+  /** Accepted payment amounts, in centimes. */
+  minAmount: number;
+  maxAmount: number;
+  walletId: string | null;
   createdAt: Date;
 }
+
+/** The settings of a merchant an admin may change. */
+export type MerchantTermsPatch = Partial<
+  Pick<Merchant, 'name' | 'feeDzd' | 'minAmount' | 'maxAmount' | 'walletId'>
+>;
 
 export interface ApiKeyRecord {
   id: string;
@@ -23,16 +34,30 @@ export interface KeyOwner {
   keyId: string;
   keyHash: Buffer;
   mode: Mode;
-  merchantId: string;
-  merchantActive: boolean;
+  merchant: Merchant;
 }
 
 interface MerchantRow {
   id: string;
   name: string;
   active: boolean;
+  fee_dzd: number;
+  min_amount: number;
+  max_amount: number;
+  wallet_id: string | null;
   created_at: Date;
 }
+
+const MERCHANT_COLUMNS = [
+  'id',
+  'name',
+  'active',
+  'fee_dzd',
+  'min_amount',
+  'max_amount',
+  'wallet_id',
+  'created_at',
+];
 
 interface KeyRow {
   id: string;
@@ -48,6 +73,10 @@ const toMerchant = (row: MerchantRow): Merchant => ({
   id: row.id,
   name: row.name,
   active: row.active,
+  feeDzd: row.fee_dzd,
+  minAmount: row.min_amount,
+  maxAmount: row.max_amount,
+  walletId: row.wallet_id,
   createdAt: row.created_at,
 });
 
@@ -66,19 +95,19 @@ export function accountsRepository(sql: Sql) {
   return {
     async createMerchant(name: string): Promise<Merchant> {
       const [row] = await sql<MerchantRow[]>`
-        insert into merchants (name) values (${name}) returning id, name, active, created_at`;
+        insert into merchants (name) values (${name}) returning ${sql(MERCHANT_COLUMNS)}`;
       return toMerchant(row!);
     },
 
     async listMerchants(): Promise<Merchant[]> {
       const rows = await sql<MerchantRow[]>`
-        select id, name, active, created_at from merchants order by created_at`;
+        select ${sql(MERCHANT_COLUMNS)} from merchants order by created_at`;
       return rows.map(toMerchant);
     },
 
     async findMerchant(id: string): Promise<Merchant | null> {
       const rows = await sql<MerchantRow[]>`
-        select id, name, active, created_at from merchants where id = ${id}`;
+        select ${sql(MERCHANT_COLUMNS)} from merchants where id = ${id}`;
       return rows[0] ? toMerchant(rows[0]) : null;
     },
 
@@ -87,6 +116,24 @@ export function accountsRepository(sql: Sql) {
       const rows = await sql`
         update merchants set active = ${active}, updated_at = now() where id = ${id} returning id`;
       return rows.length === 1;
+    },
+
+    /** Changes a merchant's terms; null when there is no such merchant. */
+    async updateMerchantTerms(id: string, patch: MerchantTermsPatch): Promise<Merchant | null> {
+      const columns = Object.fromEntries(
+        Object.entries({
+          name: patch.name,
+          fee_dzd: patch.feeDzd,
+          min_amount: patch.minAmount,
+          max_amount: patch.maxAmount,
+          wallet_id: patch.walletId,
+        }).filter(([, value]) => value !== undefined),
+      );
+      if (Object.keys(columns).length === 0) return this.findMerchant(id);
+      const rows = await sql<MerchantRow[]>`
+        update merchants set ${sql(columns)}, updated_at = now() where id = ${id}
+        returning ${sql(MERCHANT_COLUMNS)}`;
+      return rows[0] ? toMerchant(rows[0]) : null;
     },
 
     async insertKey(key: {
@@ -120,20 +167,18 @@ export function accountsRepository(sql: Sql) {
 
     /** The owner of an unrevoked key with this hash, or null. */
     async findKeyOwner(hash: Buffer): Promise<KeyOwner | null> {
-      const rows = await sql<
-        { id: string; key_hash: Buffer; mode: Mode; merchant_id: string; active: boolean }[]
-      >`
-        select k.id, k.key_hash, k.mode, k.merchant_id, m.active
+      const rows = await sql<(MerchantRow & { key_id: string; key_hash: Buffer; mode: Mode })[]>`
+        select k.id as key_id, k.key_hash, k.mode,
+               m.id, m.name, m.active, m.fee_dzd, m.min_amount, m.max_amount, m.wallet_id, m.created_at
         from api_keys k join merchants m on m.id = k.merchant_id
         where k.key_hash = ${hash} and k.revoked_at is null`;
       const row = rows[0];
       if (!row) return null;
       return {
-        keyId: row.id,
+        keyId: row.key_id,
         keyHash: row.key_hash,
         mode: row.mode,
-        merchantId: row.merchant_id,
-        merchantActive: row.active,
+        merchant: toMerchant(row),
       };
     },
   };

@@ -18,6 +18,11 @@ function uuid(value: string): string {
   return value;
 }
 
+function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
+  return Number(value);
+}
+
 const modeOption = () =>
   new Option('--mode <mode>', 'test or live').choices(Mode.options).default('test');
 
@@ -64,6 +69,45 @@ export function buildProgram(deps: CliDeps): Command {
         out({ id, active }, `merchant ${id} ${active ? 'activated' : 'deactivated'}`);
       });
   }
+
+  merchant
+    .command('configure')
+    .description('set the terms payments use: fee, amount range, wallet, name')
+    .argument('<merchantId>', 'merchant id', uuid)
+    .option('--fee <dzd>', 'gateway fee per payment, whole DZD', wholeNumber)
+    .option('--min-amount <centimes>', 'smallest payment amount, centimes', wholeNumber)
+    .option('--max-amount <centimes>', 'largest payment amount, centimes', wholeNumber)
+    .option('--wallet <walletId>', 'the wallet payments settle into')
+    .option('--name <name>', 'display name shown to payers')
+    .action(
+      async (
+        id: string,
+        options: {
+          fee?: number;
+          minAmount?: number;
+          maxAmount?: number;
+          wallet?: string;
+          name?: string;
+        },
+      ) => {
+        const updated = await (
+          await deps.accounts()
+        )
+          .updateMerchantTerms(id, {
+            ...(options.fee !== undefined ? { feeDzd: options.fee } : {}),
+            ...(options.minAmount !== undefined ? { minAmount: options.minAmount } : {}),
+            ...(options.maxAmount !== undefined ? { maxAmount: options.maxAmount } : {}),
+            ...(options.wallet !== undefined ? { walletId: options.wallet } : {}),
+            ...(options.name !== undefined ? { name: options.name } : {}),
+          })
+          .catch((error: unknown) => fail(`terms refused: ${String(error)}`));
+        if (!updated) fail(`no merchant ${id}`);
+        out(
+          updated,
+          `merchant ${id}: fee ${updated!.feeDzd} DZD, amounts ${updated!.minAmount}..${updated!.maxAmount} centimes, wallet ${updated!.walletId ?? 'none'}`,
+        );
+      },
+    );
 
   const key = program.command('key').description('issue, list and revoke API keys');
   key

@@ -9,7 +9,7 @@ import {
   validationMessages,
 } from '@dzpay/contracts';
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string[] };
+export type Parsed<T, E = string[]> = { ok: true; value: T } | { ok: false; error: E };
 
 /** What qr-config is asked to do: amounts in integer centimes, expiry in UTC or null. */
 type SetQrConfigCommand = Omit<QrConfigSetRequest, keyof MerchantScope>;

@@ -1,12 +1,20 @@
 import type { ErrorCode, MerchantScope } from '@dzpay/contracts';
 import { AppError, isDatabaseUnavailable } from '@dzpay/platform';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Merchant } from '../adapters/accounts-repository.ts';
 import type { KeyOwnerLookup } from '../adapters/key-owner-cache.ts';
 import { hashApiKey, modeOfApiKey, sameHash } from '../domain/api-key.ts';
 
 export interface AuthOutcome {
   scope: MerchantScope;
-  merchantActive: boolean;
+  merchant: Merchant;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the request's API key belongs to; set before the body is parsed. */
+    auth: AuthOutcome | null;
+  }
 }
 
 /**
@@ -33,8 +41,29 @@ export async function authenticate(
     });
   });
   if (!owner || !sameHash(owner.keyHash, hash)) throw deny();
-  return {
-    scope: { merchantId: owner.merchantId, mode: owner.mode },
-    merchantActive: owner.merchantActive,
+  return { scope: { merchantId: owner.merchant.id, mode: owner.mode }, merchant: owner.merchant };
+}
+
+/**
+ * A preParsing hook that admits only requests with a key of an active merchant. It
+ * runs after the rate limiter (onRequest), so key guessing is limited too, and before
+ * the body is parsed, so a caller without a valid key gets its 401 even when its body
+ * is malformed. The QR and payments APIs know no 403: an inactive merchant's key no
+ * longer grants access (401).
+ */
+export function requireApiKey(app: FastifyInstance, keys: KeyOwnerLookup) {
+  if (!app.hasRequestDecorator('auth')) app.decorateRequest('auth', null);
+  return async (request: FastifyRequest): Promise<void> => {
+    const outcome = await authenticate(request, keys, 'AUTH401_UNAUTHORIZED_ACCESS');
+    if (!outcome.merchant.active) {
+      throw new AppError('AUTH401_UNAUTHORIZED_ACCESS', 'merchant account is not active');
+    }
+    request.auth = outcome;
   };
+}
+
+/** The outcome of requireApiKey, for handlers of routes that use it. */
+export function authOf(request: FastifyRequest): AuthOutcome {
+  if (!request.auth) throw new Error('route without requireApiKey');
+  return request.auth;
 }

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { Mode } from './scope.ts';
+
+/** Every payment fact published on the PAYMENTS stream, named entity.verb. */
+export const PaymentEventTypes = {
+  created: 'payment.created',
+  processing: 'payment.processing',
+  succeeded: 'payment.succeeded',
+  failed: 'payment.failed',
+  refunded: 'payment.refunded',
+} as const;
+export const PaymentEventType = z.enum(Object.values(PaymentEventTypes) as [string, ...string[]]);
+export type PaymentEventType = (typeof PaymentEventTypes)[keyof typeof PaymentEventTypes];
+
+/** The internal status of an attempt (the hosted-checkout API shows `pending` as `created`). */
+export const PaymentStatus = z.enum(['pending', 'processing', 'success', 'failed', 'refunded']);
+export type PaymentStatus = z.infer<typeof PaymentStatus>;
+
+export const PaymentEventData = z.object({
+  paymentId: z.uuid(),
+  reference: z.string(),
+  channel: z.enum(['CHECKOUT', 'AGENCY']),
+  amount: z.int(),
+  fees: z.int(),
+  total: z.int(),
+  currency: z.string(),
+  status: PaymentStatus,
+  orderId: z.string().nullable(),
+  approvalCode: z.string().nullable(),
+  maskedPan: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  refundedAmount: z.int(),
+  paidAt: z.iso.datetime().nullable(),
+  metadata: z.record(z.string(), z.json()).nullable(),
+});
+export type PaymentEventData = z.infer<typeof PaymentEventData>;
+
+/** The envelope of every event (ARCHITECTURE.md §5); `id` is also the Nats-Msg-Id. */
+export const PaymentEvent = z.object({
+  id: z.uuid(),
+  type: PaymentEventType,
+  version: z.literal(1),
+  occurredAt: z.iso.datetime(),
+  merchantId: z.uuid(),
+  mode: Mode,
+  data: PaymentEventData,
+});
+export type PaymentEvent = z.infer<typeof PaymentEvent>;
+
+/** JetStream streams and the subjects they hold (the deployment prefix is added). */
+export const Streams = {
+  payments: { name: 'PAYMENTS', subjects: ['payments.events.>'] },
+} as const;
+
+export function paymentEventSubject(type: PaymentEventType): string {
+  return `payments.events.${type}`;
+}

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { MerchantScope } from './scope.ts';
+
+export const Language = z.enum(['ar', 'fr', 'en']);
+export type Language = z.infer<typeof Language>;
+
+/** The spec's default amount range, in centimes, for merchants without their own. */
+export const DEFAULT_AMOUNT_RANGE = { min: 5_000, max: 100_000_000 } as const;
+/** metadata is refused above this many bytes of JSON (VALIDATION422_UNPROCESSABLE_ENTITY). */
+export const MAX_METADATA_BYTES = 4096;
+/** The payment window of the hosted checkout. */
+export const PAYMENT_WINDOW_MS = 15 * 60 * 1000;
+
+const PaymentUrl = (field: string) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .max(1000, { error: `${field} must be at most 1000 characters` })
+    .refine(isAbsoluteHttpUrl, { error: `${field} must be an absolute http(s) URL` });
+
+function isAbsoluteHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const { protocol, hostname } = new URL(value);
+  return (protocol === 'http:' || protocol === 'https:') && hostname.length > 0;
+}
+
+/**
+ * Body of POST /api/v1/payments. Business rules that depend on the merchant (amount
+ * range, currency, wallet) and the metadata size have their own error codes and are
+ * checked after this schema.
+ */
+export const RegisterPaymentBody = z.strictObject({
+  amount: z.int({ error: 'amount must be an integer number of centimes' }),
+  currency: z
+    .string({ error: 'currency must be a string' })
+    .min(1, { error: 'currency should not be empty' }),
+  reference: z
+    .string({ error: 'reference must be a string' })
+    .min(1, { error: 'reference should not be empty' })
+    .max(255, { error: 'reference must be at most 255 characters' }),
+  successUrl: PaymentUrl('successUrl').optional(),
+  failureUrl: PaymentUrl('failureUrl').optional(),
+  language: Language.optional(),
+  metadata: z.record(z.string(), z.json(), { error: 'metadata must be a JSON object' }).optional(),
+});
+export type RegisterPaymentBody = z.infer<typeof RegisterPaymentBody>;
+
+export const RefundPaymentBody = z.strictObject({
+  /** Centimes; the whole remaining amount when omitted. */
+  amount: z
+    .int({ error: 'amount must be an integer number of centimes' })
+    .positive({ error: 'amount must be positive' })
+    .optional(),
+});
+export type RefundPaymentBody = z.infer<typeof RefundPaymentBody>;
+
+/** Statuses of a hosted-checkout payment as merchants see them. */
+export const CheckoutStatus = z.enum([
+  'created',
+  'processing',
+  'success',
+  'failed',
+  'expired',
+  'refunded',
+]);
+export type CheckoutStatus = z.infer<typeof CheckoutStatus>;
+
+/** A payment as the merchant API returns it (never with the checkout link). */
+export const PaymentView = z.object({
+  id: z.uuid(),
+  reference: z.string(),
+  amount: z.int(),
+  fees: z.int(),
+  total: z.int(),
+  currency: z.string(),
+  language: Language,
+  status: CheckoutStatus,
+  expiresAt: z.iso.datetime(),
+  successUrl: z.string().nullable(),
+  failureUrl: z.string().nullable(),
+  metadata: z.record(z.string(), z.json()).nullable(),
+  orderId: z.string().nullable(),
+  approvalCode: z.string().nullable(),
+  maskedPan: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  refundedAmount: z.int(),
+  paidAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type PaymentView = z.infer<typeof PaymentView>;
+
+/** `data` of the 201 answer to POST /api/v1/payments, exactly the spec's fields. */
+export const RegisteredPayment = z.object({
+  id: z.uuid(),
+  reference: z.string(),
+  amount: z.int(),
+  fees: z.int(),
+  total: z.int(),
+  currency: z.string(),
+  language: Language,
+  status: z.literal('created'),
+  expiresAt: z.iso.datetime(),
+  checkoutUrl: z.url(),
+});
+export type RegisteredPayment = z.infer<typeof RegisteredPayment>;
+
+// ---- NATS messages between the gateway and payments ----
+
+/** What payments needs to know of the merchant; the gateway owns it and sends it along. */
+export const MerchantTerms = MerchantScope.extend({
+  name: z.string(),
+  /** Whole DZD per payment. */
+  feeDzd: z.int().nonnegative(),
+  minAmount: z.int().positive(),
+  maxAmount: z.int().positive(),
+  hasWallet: z.boolean(),
+});
+export type MerchantTerms = z.infer<typeof MerchantTerms>;
+
+export const IdempotencyRequest = z.object({
+  key: z.string().min(1).max(255),
+  /** SHA-256 of the request body: the same key with another body is refused. */
+  fingerprint: z.string(),
+});
+
+export const PaymentsRegisterRequest = z.object({
+  merchant: MerchantTerms,
+  payment: RegisterPaymentBody,
+  idempotency: IdempotencyRequest.optional(),
+});
+export type PaymentsRegisterRequest = z.infer<typeof PaymentsRegisterRequest>;
+
+export const PaymentsRegisterReply = z.object({
+  payment: PaymentView,
+  /** The secret part of the checkout link: returned once, stored hashed. */
+  checkoutToken: z.string(),
+  /** True when this answer replays an earlier request with the same Idempotency-Key. */
+  replayed: z.boolean(),
+});
+export type PaymentsRegisterReply = z.infer<typeof PaymentsRegisterReply>;
+
+export const PaymentsGetRequest = MerchantScope.extend({ id: z.string() });
+export type PaymentsGetRequest = z.infer<typeof PaymentsGetRequest>;
+
+export const PaymentsRefundRequest = MerchantScope.extend({
+  id: z.string(),
+  amount: z.int().positive().optional(),
+});
+export type PaymentsRefundRequest = z.infer<typeof PaymentsRefundRequest>;
+
+/** What the payer's page shows; nothing secret, nothing of other payments. */
+export const CheckoutView = z.object({
+  paymentId: z.uuid(),
+  merchantName: z.string(),
+  reference: z.string(),
+  amount: z.int(),
+  fees: z.int(),
+  total: z.int(),
+  currency: z.string(),
+  language: Language,
+  status: CheckoutStatus,
+  expiresAt: z.iso.datetime(),
+  /** Where the payer goes once the outcome is known; null means dzpay's own result page. */
+  redirectUrl: z.string().nullable(),
+});
+export type CheckoutView = z.infer<typeof CheckoutView>;
+
+export const CheckoutTokenRequest = z.object({ token: z.string().min(1) });
+export const CheckoutStartReply = z.object({
+  view: CheckoutView,
+  /** The card network's form, when the payment can still be paid. */
+  formUrl: z.string().nullable(),
+});
+export const CheckoutReturnRequest = z.object({ paymentId: z.string() });
+
+/** Ids of payments are UUIDs; anything else names no payment (and never reaches SQL). */
+export function isUuid(value: string): boolean {
+  return z.uuid().safeParse(value).success;
+}

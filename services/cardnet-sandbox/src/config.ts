@@ -1,0 +1,21 @@
+import { BaseEnv } from '@dzpay/platform';
+import { z } from 'zod';
+
+/**
+ * The sandbox needs no database, NATS or ops port, so it takes only the log level from
+ * the shared environment.
+ */
+export const SandboxEnv = z.object({
+  LOG_LEVEL: BaseEnv.shape.LOG_LEVEL,
+  /** Port of the REST API and the card form; 0 picks a free port. */
+  SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(8600),
+  SANDBOX_HOST: z.string().default('0.0.0.0'),
+  /** Base URL the payer's browser reaches the sandbox at (put in formUrl); default http://127.0.0.1:<port>. */
+  SANDBOX_PUBLIC_URL: z.url().optional(),
+  /** The merchant credentials register.do and the other calls must present. */
+  SANDBOX_USERNAME: z.string().min(1).default('sandbox'),
+  SANDBOX_PASSWORD: z.string().min(1).default('sandbox'),
+  /** How long confirmOrder.do keeps the "timeout at confirmation" card waiting. */
+  SANDBOX_CONFIRM_DELAY_MS: z.coerce.number().int().min(0).default(30_000),
+});
+export type SandboxEnv = z.infer<typeof SandboxEnv>;

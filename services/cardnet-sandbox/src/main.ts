@@ -1,0 +1,3 @@
+import { startSandbox } from './service.ts';
+
+await startSandbox(process.env);

@@ -1,0 +1,44 @@
+import { isJsonObject, RegisterPaymentBody, RefundPaymentBody } from '@dzpay/contracts';
+import type { z } from 'zod';
+import type { Parsed } from './qr-request.ts';
+
+/** One broken rule of a payments API body: details.failures of VALIDATION400_BAD_REQUEST. */
+export interface Failure {
+  field: string;
+  message: string;
+}
+
+/** Checks a POST /api/v1/payments body against every rule that does not depend on the merchant. */
+export function parseRegisterPayment(body: unknown): Parsed<RegisterPaymentBody, Failure[]> {
+  return parseWith(RegisterPaymentBody, body);
+}
+
+/** Checks a refund body; a missing body means a full refund. */
+export function parseRefund(body: unknown): Parsed<RefundPaymentBody, Failure[]> {
+  return parseWith(RefundPaymentBody, body ?? {});
+}
+
+function parseWith<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.infer<S>, Failure[]> {
+  if (!isJsonObject(body ?? {})) {
+    return { ok: false, error: [{ field: 'body', message: 'request body must be a JSON object' }] };
+  }
+  const parsed = schema.safeParse(body ?? {}, { reportInput: true });
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, error: failuresOf(parsed.error.issues) };
+}
+
+function failuresOf(issues: readonly z.core.$ZodIssue[]): Failure[] {
+  const failures: Failure[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys)
+        failures.push({ field: key, message: `property ${key} should not exist` });
+      continue;
+    }
+    const field = issue.path.map(String).join('.') || 'body';
+    const missing =
+      issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
+    failures.push({ field, message: missing ? `${field} is required` : issue.message });
+  }
+  return failures;
+}

@@ -1,0 +1,113 @@
+import { Language, Rpc, type CheckoutView } from '@dzpay/contracts';
+import { requestRpc, type NatsConnection } from '@dzpay/platform';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { checkoutPage, resultPage } from '../pages/checkout-page.ts';
+import type { Page } from '../pages/layout.ts';
+
+export interface CheckoutRoutesDeps {
+  nats: NatsConnection;
+  natsPrefix: string;
+  serviceTimeoutMs: number;
+  paymentsTimeoutMs: number;
+}
+
+type LangQuery = { Querystring: { lang?: string } };
+
+/**
+ * The payer's pages: the checkout link, the way to the card network's form, and the
+ * route the card network sends the payer back to. Errors answer as pages, not JSON.
+ */
+export async function checkoutRoutes(
+  app: FastifyInstance,
+  deps: CheckoutRoutesDeps,
+): Promise<void> {
+  await app.register((pages, _options, done) => {
+    // The pay button is a plain HTML form: its (empty) urlencoded body is not read.
+    pages.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, _body, done) => done(null, null),
+    );
+    const options = { config: { envelope: 'html' as const } };
+    const ask = { timeoutMs: deps.serviceTimeoutMs };
+
+    pages.get<{ Params: { token: string } } & LangQuery>(
+      '/checkout/:token',
+      options,
+      async (request, reply) => {
+        const { token } = request.params;
+        const view = await requestRpc(deps.nats, deps.natsPrefix, Rpc.checkoutView, { token }, ask);
+        const language = languageOf(request.query.lang, view);
+        const open = view.status === 'created' || view.status === 'processing';
+        return sendPage(
+          reply,
+          open
+            ? checkoutPage(view, language, token)
+            : resultPage(view, language, `/checkout/${token}`),
+        );
+      },
+    );
+
+    pages.post<{ Params: { token: string } }>(
+      '/checkout/:token/pay',
+      options,
+      async (request, reply) => {
+        const { token } = request.params;
+        const { formUrl } = await requestRpc(
+          deps.nats,
+          deps.natsPrefix,
+          Rpc.checkoutStart,
+          { token },
+          ask,
+        );
+        // 303: the browser follows with a GET, to the card form or back to our page.
+        return reply.redirect(formUrl ?? `/checkout/${encodeURIComponent(token)}`, 303);
+      },
+    );
+
+    pages.get<{ Params: { paymentId: string } } & LangQuery>(
+      '/checkout/return/:paymentId',
+      options,
+      async (request, reply) => {
+        // Whatever the card network put in the query is ignored: the outcome is asked
+        // of the card network server to server.
+        const { paymentId } = request.params;
+        const view = await requestRpc(
+          deps.nats,
+          deps.natsPrefix,
+          Rpc.checkoutReturn,
+          { paymentId },
+          {
+            timeoutMs: deps.paymentsTimeoutMs,
+          },
+        );
+        if (view.redirectUrl) return reply.redirect(view.redirectUrl, 303);
+        return sendPage(
+          reply,
+          resultPage(view, languageOf(request.query.lang, view), `/checkout/return/${paymentId}`),
+        );
+      },
+    );
+    done();
+  });
+}
+
+/** The payer's choice of language, else the payment's. */
+export function languageOf(
+  requested: string | undefined,
+  view?: Pick<CheckoutView, 'language'>,
+): Language {
+  const parsed = Language.safeParse(requested);
+  return parsed.success ? parsed.data : (view?.language ?? 'fr');
+}
+
+export function sendPage(reply: FastifyReply, page: Page, status = 200): FastifyReply {
+  return reply
+    .code(status)
+    .header('content-security-policy', page.csp)
+    .header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .type('text/html; charset=utf-8')
+    .send(page.html);
+}

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { Rpc, type MerchantTerms, type RegisteredPayment } from '@dzpay/contracts';
+import { requestRpc, type NatsConnection } from '@dzpay/platform';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { KeyOwnerLookup } from '../adapters/key-owner-cache.ts';
+import { parseRefund, parseRegisterPayment } from '../domain/payment-request.ts';
+import { authOf, requireApiKey, type AuthOutcome } from './authenticate.ts';
+import { ValidationFailure } from './errors.ts';
+
+export interface PaymentsRoutesDeps {
+  keys: KeyOwnerLookup;
+  nats: NatsConnection;
+  natsPrefix: string;
+  /** Longer than the card network's own timeout: registration waits for it. */
+  paymentsTimeoutMs: number;
+  /** The gateway's public base URL, for checkout links. */
+  publicBaseUrl: string;
+}
+
+/** The hosted-checkout payments API: register, read back, refund. */
+export function paymentsRoutes(app: FastifyInstance, deps: PaymentsRoutesDeps): void {
+  const routeOptions = { preParsing: requireApiKey(app, deps.keys) };
+  const rpcOptions = { timeoutMs: deps.paymentsTimeoutMs };
+
+  app.post('/api/v1/payments', routeOptions, async (request, reply) => {
+    const auth = authOf(request);
+    const parsed = parseRegisterPayment(request.body);
+    if (!parsed.ok) throw ValidationFailure.of(parsed.error);
+    const idempotency = idempotencyOf(request);
+
+    const answer = await requestRpc(
+      deps.nats,
+      deps.natsPrefix,
+      Rpc.paymentsRegister,
+      { merchant: termsOf(auth), payment: parsed.value, ...(idempotency ? { idempotency } : {}) },
+      rpcOptions,
+    );
+    const { payment } = answer;
+    const data: RegisteredPayment = {
+      id: payment.id,
+      reference: payment.reference,
+      amount: payment.amount,
+      fees: payment.fees,
+      total: payment.total,
+      currency: payment.currency,
+      language: payment.language,
+      status: 'created',
+      expiresAt: payment.expiresAt,
+      checkoutUrl: new URL(`/checkout/${answer.checkoutToken}`, deps.publicBaseUrl).href,
+    };
+    if (answer.replayed) void reply.header('idempotent-replayed', 'true');
+    return reply.code(201).send({ statusCode: 201, message: 'Payment registered', data });
+  });
+
+  app.get<{ Params: { id: string } }>('/api/v1/payments/:id', routeOptions, async (request) => {
+    const { scope } = authOf(request);
+    const data = await requestRpc(
+      deps.nats,
+      deps.natsPrefix,
+      Rpc.paymentsGet,
+      { ...scope, id: request.params.id },
+      rpcOptions,
+    );
+    return { statusCode: 200, message: 'Payment found', data };
+  });
+
+  app.post<{ Params: { id: string } }>(
+    '/api/v1/payments/:id/refund',
+    routeOptions,
+    async (request) => {
+      const { scope } = authOf(request);
+      const parsed = parseRefund(request.body);
+      if (!parsed.ok) throw ValidationFailure.of(parsed.error);
+      const data = await requestRpc(
+        deps.nats,
+        deps.natsPrefix,
+        Rpc.paymentsRefund,
+        { ...scope, id: request.params.id, ...parsed.value },
+        rpcOptions,
+      );
+      return {
+        statusCode: 200,
+        message: data.status === 'refunded' ? 'Payment refunded' : 'Payment partially refunded',
+        data,
+      };
+    },
+  );
+}
+
+function termsOf({ scope, merchant }: AuthOutcome): MerchantTerms {
+  return {
+    ...scope,
+    name: merchant.name,
+    feeDzd: merchant.feeDzd,
+    minAmount: merchant.minAmount,
+    maxAmount: merchant.maxAmount,
+    hasWallet: merchant.walletId !== null,
+  };
+}
+
+/**
+ * The Idempotency-Key header and a fingerprint of the body it came with: the same
+ * key with another body is refused rather than answered with the first result.
+ */
+function idempotencyOf(request: FastifyRequest): { key: string; fingerprint: string } | null {
+  const values = request.raw.headersDistinct['idempotency-key'];
+  if (!values) return null;
+  const key = values.length === 1 ? values[0]!.trim() : '';
+  if (key.length === 0 || key.length > 255) {
+    throw ValidationFailure.of([
+      {
+        field: 'Idempotency-Key',
+        message: 'Idempotency-Key must be one header of 1 to 255 characters',
+      },
+    ]);
+  }
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify(request.body ?? null))
+    .digest('hex');
+  return { key, fingerprint };
+}

@@ -1,0 +1,33 @@
+import { BaseEnv } from '@dzpay/platform';
+import { z } from 'zod';
+
+export const PaymentsEnv = BaseEnv.extend({
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).default(9103),
+  /** The gateway's public base URL: the card network sends payers back to its pages. */
+  PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
+  /** Card network for test keys: the sandbox (services/cardnet-sandbox). */
+  CARDNET_TEST_URL: z.url().default('http://127.0.0.1:8600'),
+  CARDNET_TEST_USERNAME: z.string().default('sandbox'),
+  CARDNET_TEST_PASSWORD: z.string().default('sandbox'),
+  /** Card network for live keys: the SATIM API. Unset, live payments fail to register (502). */
+  CARDNET_LIVE_URL: z.url().optional(),
+  CARDNET_LIVE_USERNAME: z.string().default(''),
+  CARDNET_LIVE_PASSWORD: z.string().default(''),
+  /** SATIM terminal id sent as jsonParams.force_terminal_id, when the acquirer asks for one. */
+  CARDNET_TERMINAL_ID: z.string().optional(),
+  /** Longest wait for one card network call. */
+  CARDNET_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** The payment window; the spec's 15 minutes, shorter only in tests. */
+  PAYMENT_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60 * 1000),
+  /** How often the sweeper looks for attempts to decide. */
+  SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(5_000),
+  /** A processing attempt untouched this long is asked about even inside its window. */
+  RECONCILE_AFTER_MS: z.coerce.number().int().positive().default(60_000),
+  /** Safety-net poll of the outbox (commits wake the relay at once). */
+  RELAY_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
+});
+export type PaymentsEnv = z.infer<typeof PaymentsEnv>;

@@ -1,0 +1,65 @@
+import type { CardOrderStatus } from '../adapters/cardnet/card-network.ts';
+import { EXPIRED } from './checkout-status.ts';
+
+/** What the card network's word about an order means for our attempt. */
+export type CardOutcome =
+  | {
+      kind: 'paid';
+      approvalCode: string | null;
+      maskedPan: string | null;
+      actionCode: number | null;
+    }
+  | { kind: 'declined'; reason: string; actionCode: number | null; maskedPan: string | null }
+  | { kind: 'undecided' }
+  /** The window closed: the order must be cancelled so a late payment cannot land. */
+  | { kind: 'expire' }
+  /** Paid, but for another amount than ours: never accepted, refunded at once. */
+  | { kind: 'amount-mismatch'; paidAmount: number };
+
+/**
+ * Decides an open attempt from the card network's status of its order. Only states 2
+ * (deposited), 3, 4 and 6 are final at the card network; anything else stays open
+ * until the window closes. The amount is checked, never trusted.
+ */
+export function cardOutcome(
+  order: CardOrderStatus,
+  total: number,
+  windowClosed: boolean,
+): CardOutcome {
+  switch (order.state) {
+    case 'deposited':
+      if (order.amount !== total) return { kind: 'amount-mismatch', paidAmount: order.amount };
+      return {
+        kind: 'paid',
+        approvalCode: order.approvalCode,
+        maskedPan: order.maskedPan,
+        actionCode: order.actionCode,
+      };
+    case 'declined':
+    case 'failed':
+      return {
+        kind: 'declined',
+        reason: declineReason(order),
+        actionCode: order.actionCode,
+        maskedPan: order.maskedPan,
+      };
+    case 'reversed':
+    case 'refunded':
+      return {
+        kind: 'declined',
+        reason: windowClosed ? EXPIRED : 'cancelled',
+        actionCode: order.actionCode,
+        maskedPan: order.maskedPan,
+      };
+    case 'registered':
+    case 'preauthorized':
+      return windowClosed ? { kind: 'expire' } : { kind: 'undecided' };
+  }
+}
+
+/** A short, stable reason: the card network's text when it gave one, else its code. */
+function declineReason(order: CardOrderStatus): string {
+  if (order.description) return order.description;
+  if (order.actionCode !== null) return `declined (action code ${order.actionCode})`;
+  return 'declined';
+}

@@ -1,0 +1,24 @@
+import type { CheckoutStatus, PaymentStatus } from '@dzpay/contracts';
+
+/** Why an attempt failed when the payment window closed before it was paid. */
+export const EXPIRED = 'expired';
+
+/**
+ * The hosted-checkout API's status of an attempt: internal `pending` reads `created`,
+ * and a failure because the window closed reads `expired`.
+ */
+export function checkoutStatusOf(
+  status: PaymentStatus,
+  failureReason: string | null,
+): CheckoutStatus {
+  if (status === 'pending') return 'created';
+  if (status === 'failed' && failureReason === EXPIRED) return 'expired';
+  return status;
+}
+
+/** Attempts still waiting for an outcome. */
+export const OPEN_STATUSES: readonly PaymentStatus[] = ['pending', 'processing'];
+
+export function isOpen(status: PaymentStatus): boolean {
+  return OPEN_STATUSES.includes(status);
+}

@@ -1,0 +1,99 @@
+import type {
+  Language,
+  Mode,
+  PaymentEvent,
+  PaymentEventType,
+  PaymentStatus,
+  PaymentView,
+} from '@dzpay/contracts';
+import { checkoutStatusOf } from './checkout-status.ts';
+
+/** A payment attempt as payments stores it (amounts in centimes). */
+export interface PaymentRecord {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  channel: 'CHECKOUT' | 'AGENCY';
+  reference: string;
+  merchantName: string;
+  amount: number;
+  fee: number;
+  total: number;
+  currency: string;
+  language: Language;
+  status: PaymentStatus;
+  failureReason: string | null;
+  successUrl: string | null;
+  failureUrl: string | null;
+  metadata: Record<string, unknown> | null;
+  orderNumber: string;
+  cardnetOrderId: string | null;
+  cardnetFormUrl: string | null;
+  approvalCode: string | null;
+  maskedPan: string | null;
+  actionCode: number | null;
+  refundedAmount: number;
+  expiresAt: Date;
+  paidAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function paymentView(record: PaymentRecord): PaymentView {
+  return {
+    id: record.id,
+    reference: record.reference,
+    amount: record.amount,
+    fees: record.fee,
+    total: record.total,
+    currency: record.currency,
+    language: record.language,
+    status: checkoutStatusOf(record.status, record.failureReason),
+    expiresAt: record.expiresAt.toISOString(),
+    successUrl: record.successUrl,
+    failureUrl: record.failureUrl,
+    metadata: record.metadata as PaymentView['metadata'],
+    orderId: record.cardnetOrderId,
+    approvalCode: record.approvalCode,
+    maskedPan: record.maskedPan,
+    failureReason: record.failureReason,
+    refundedAmount: record.refundedAmount,
+    paidAt: record.paidAt?.toISOString() ?? null,
+    createdAt: record.createdAt.toISOString(),
+    updatedAt: record.updatedAt.toISOString(),
+  };
+}
+
+/** The event that tells the rest of dzpay about the record's new state. */
+export function paymentEvent(
+  id: string,
+  type: PaymentEventType,
+  record: PaymentRecord,
+  occurredAt: Date,
+): PaymentEvent {
+  return {
+    id,
+    type,
+    version: 1,
+    occurredAt: occurredAt.toISOString(),
+    merchantId: record.merchantId,
+    mode: record.mode,
+    data: {
+      paymentId: record.id,
+      reference: record.reference,
+      channel: record.channel,
+      amount: record.amount,
+      fees: record.fee,
+      total: record.total,
+      currency: record.currency,
+      status: record.status,
+      orderId: record.cardnetOrderId,
+      approvalCode: record.approvalCode,
+      maskedPan: record.maskedPan,
+      failureReason: record.failureReason,
+      refundedAmount: record.refundedAmount,
+      paidAt: record.paidAt?.toISOString() ?? null,
+      metadata: record.metadata as PaymentEvent['data']['metadata'],
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { jetstream } from '@nats-io/jetstream';
+import { prefixed, type Logger, type NatsConnection, type Sql } from '@dzpay/platform';
+
+export interface OutboxRelay {
+  /** Publishes every event committed so far; resolves when none is left. */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Publishes committed events to JetStream in commit order, with the event id as
+ * Nats-Msg-Id, and marks each one after the stream acknowledged it. A crash between
+ * the two republishes the event, which the stream drops as a duplicate; rows are
+ * locked while published, so two replicas never publish the same batch.
+ */
+export async function startOutboxRelay(deps: {
+  sql: Sql;
+  nats: NatsConnection;
+  prefix: string;
+  logger: Logger;
+  intervalMs: number;
+}): Promise<OutboxRelay> {
+  const js = jetstream(deps.nats);
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+
+  async function publishBatch(): Promise<number> {
+    return deps.sql.begin(async (tx) => {
+      const rows = await tx<{ id: string; subject: string; payload: unknown }[]>`
+        select id, subject, payload from outbox
+        where published_at is null
+        order by created_at, id
+        limit 200
+        for update skip locked`;
+      for (const row of rows) {
+        await js.publish(prefixed(deps.prefix, row.subject), JSON.stringify(row.payload), {
+          msgID: row.id,
+        });
+      }
+      if (rows.length > 0) {
+        await tx`update outbox set published_at = now() where id in ${tx(rows.map((row) => row.id))}`;
+      }
+      return rows.length;
+    });
+  }
+
+  async function drain(): Promise<void> {
+    while (!stopped && (await publishBatch()) > 0) {
+      // keep going until the outbox is empty
+    }
+  }
+
+  const kick = () => {
+    running = running
+      .then(drain)
+      .catch((err: unknown) => deps.logger.error({ err }, 'outbox relay failed'));
+  };
+  // Woken by each commit that adds events (trigger in migration 001), and polled as a
+  // safety net for a notification missed during a reconnect.
+  const listening = await deps.sql.listen('dzpay_outbox', kick, kick);
+  const timer = setInterval(kick, deps.intervalMs);
+
+  return {
+    flush: async () => {
+      kick();
+      await running;
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await listening.unlisten();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,3 @@
+import { startPayments } from './service.ts';
+
+await startPayments(process.env);

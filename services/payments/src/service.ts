@@ -1,0 +1,91 @@
+import { Streams } from '@dzpay/contracts';
+import { ensureStream, startRuntime, type Runtime } from '@dzpay/platform';
+import { satimCardNetwork } from './adapters/cardnet/satim-client.ts';
+import { paymentsRepository } from './adapters/payments-repository.ts';
+import { unconfiguredCardNetwork } from './adapters/unconfigured-card-network.ts';
+import { PaymentsEnv } from './config.ts';
+import { serveCheckoutHandlers } from './handlers/checkout-handlers.ts';
+import { servePaymentsHandlers } from './handlers/payments-handlers.ts';
+import { settler } from './handlers/settle.ts';
+import { startOutboxRelay } from './jobs/outbox-relay.ts';
+import { startSweeper } from './jobs/sweeper.ts';
+
+/**
+ * Wires payments: runtime, the PAYMENTS stream, card networks per mode, NATS handlers,
+ * the sweeper and the outbox relay. Shutdown stops the handlers and the sweeper first,
+ * then lets the relay publish what was committed.
+ */
+export async function startPayments(
+  env: Record<string, string | undefined>,
+  options: { handleSignals?: boolean } = {},
+): Promise<Runtime<PaymentsEnv>> {
+  const runtime = await startRuntime(
+    {
+      service: 'payments',
+      schema: 'payments',
+      migrations: new URL('../migrations/', import.meta.url),
+      env: PaymentsEnv,
+      handleSignals: options.handleSignals ?? true,
+    },
+    env,
+  );
+  const { config, logger, nats, sql } = runtime;
+  await ensureStream(nats, config.NATS_PREFIX, Streams.payments);
+
+  const cardNetworks = {
+    test: satimCardNetwork({
+      baseUrl: config.CARDNET_TEST_URL,
+      userName: config.CARDNET_TEST_USERNAME,
+      password: config.CARDNET_TEST_PASSWORD,
+      timeoutMs: config.CARDNET_TIMEOUT_MS,
+    }),
+    live: config.CARDNET_LIVE_URL
+      ? satimCardNetwork({
+          baseUrl: config.CARDNET_LIVE_URL,
+          userName: config.CARDNET_LIVE_USERNAME,
+          password: config.CARDNET_LIVE_PASSWORD,
+          timeoutMs: config.CARDNET_TIMEOUT_MS,
+          ...(config.CARDNET_TERMINAL_ID ? { terminalId: config.CARDNET_TERMINAL_ID } : {}),
+        })
+      : unconfiguredCardNetwork('live'),
+  };
+  const repository = paymentsRepository(sql);
+  const settle = settler({ repository, cardNetworks, logger, clock: () => new Date() });
+  const prefix = config.NATS_PREFIX;
+
+  const servers = [
+    ...(await servePaymentsHandlers({
+      nats,
+      prefix,
+      repository,
+      cardNetworks,
+      logger,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      windowMs: config.PAYMENT_WINDOW_MS,
+    })),
+    ...(await serveCheckoutHandlers({ nats, prefix, repository, settle, logger })),
+  ];
+  const sweeper = startSweeper({
+    repository,
+    settle,
+    logger,
+    intervalMs: config.SWEEP_INTERVAL_MS,
+    staleAfterMs: config.RECONCILE_AFTER_MS,
+  });
+  const relay = await startOutboxRelay({
+    sql,
+    nats,
+    prefix,
+    logger,
+    intervalMs: config.RELAY_INTERVAL_MS,
+  });
+
+  runtime.onStop(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await sweeper.stop();
+    await relay.flush();
+    await relay.stop();
+  });
+  runtime.ops.markReady();
+  return runtime;
+}
