@@ -50,6 +50,14 @@ if ! port_open 4222; then
 fi
 say "PostgreSQL, Redis and NATS are up"
 
+if ! command -v chromium >/dev/null 2>&1; then
+  # The browser tests drive Debian's Chromium (never a downloaded browser build).
+  say "installing Chromium for the browser tests"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
+say "$(chromium --version 2>/dev/null)"
+
 say "installing dependencies"
 pnpm install --frozen-lockfile
 say "ready: 'pnpm test' runs every check and test, 'pnpm start' runs dzpay"
