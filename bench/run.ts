@@ -56,9 +56,28 @@ try {
   const qrConfig = await startService('qr-config', '../services/qr-config/src/main.ts', {});
   children.push(qrConfig);
   const httpPort = await freePort();
+  const publicBaseUrl = `http://127.0.0.1:${httpPort}`;
+  // The card network sandbox answers at once (no delay): the bench measures dzpay.
+  const sandboxPort = await freePort();
+  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  children.push(
+    await startNode(
+      'cardnet-sandbox',
+      path('../services/cardnet-sandbox/src/main.ts'),
+      { SANDBOX_PORT: String(sandboxPort), SANDBOX_HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      `${sandboxUrl}/healthz`,
+    ),
+  );
+  children.push(
+    await startService('payments', '../services/payments/src/main.ts', {
+      PUBLIC_BASE_URL: publicBaseUrl,
+      CARDNET_TEST_URL: sandboxUrl,
+    }),
+  );
   const gateway = await startService('gateway', '../services/gateway/src/main.ts', {
     HTTP_PORT: String(httpPort),
     HTTP_HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: publicBaseUrl,
     RATE_LIMIT_PER_MINUTE: '100000000',
   });
   children.push(gateway);
@@ -91,7 +110,28 @@ try {
       },
     ],
   });
-  report(helloWorld, natsHop, setQrConfig);
+  // Each registration needs a reference of its own (a repeated one is a 409).
+  const run = randomBytes(3).toString('hex');
+  let order = 0;
+  const registerPayment = await measure('register-payment', {
+    url: `${publicBaseUrl}/api/v1/payments`,
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({
+            amount: 250_000,
+            currency: 'DZD',
+            reference: `BENCH-${run}-${order++}`,
+            successUrl: 'https://shop.example/ok',
+          }),
+        }),
+      },
+    ],
+  });
+  report(helloWorld, natsHop, setQrConfig, registerPayment);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
@@ -135,6 +175,7 @@ async function startService(name: string, entry: string, extra: Record<string, s
 /** A merchant, a test key and the QR codes, made the way an operator would: the CLI. */
 async function seed(): Promise<{ key: string; tokens: string[] }> {
   const merchant = await cli<{ id: string }>('merchant', 'create', 'Bench merchant');
+  await cli('merchant', 'configure', merchant.id, '--wallet', 'bench-wallet');
   const { key } = await cli<{ key: string }>('key', 'issue', merchant.id, '--mode', 'test');
   const tokens: string[] = [];
   // A few at a time: each call is a whole node process, and there are two cores.
@@ -192,6 +233,7 @@ function report(
   helloWorld: autocannon.Result,
   natsHop: autocannon.Result,
   setQrConfig: autocannon.Result,
+  registerPayment: autocannon.Result,
 ): void {
   const summary = (result: autocannon.Result) => ({
     reqPerSec: Math.round(result.requests.average),
@@ -205,6 +247,7 @@ function report(
     'hello-world': summary(helloWorld),
     'nats-hop': summary(natsHop),
     'set-qr-config': summary(setQrConfig),
+    'register-payment': summary(registerPayment),
   };
   console.table(rows);
 

@@ -1,6 +1,7 @@
 // `pnpm start`: dzpay on this machine. Creates the database, applies migrations,
-// starts qr-config and the gateway, seeds a demo merchant into an empty database, and
-// prints where everything is. Ctrl-C stops the services gracefully.
+// starts the card network sandbox, qr-config, payments and the gateway, seeds a demo
+// merchant into an empty database, and prints where everything is. Ctrl-C stops the
+// services gracefully, the gateway first.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -14,16 +15,33 @@ const root = new URL('../', import.meta.url);
 const path = (relative: string) => fileURLToPath(new URL(relative, root));
 const DEMO_FILE = path('.dzpay-demo.json');
 const HTTP_PORT = process.env.HTTP_PORT ?? '8080';
+const SANDBOX_PORT = process.env.SANDBOX_PORT ?? '8600';
+/** In start order; each is ready (its URL answers 200) before the next starts. */
 const SERVICES = [
-  { name: 'qr-config', opsPort: process.env.QR_CONFIG_OPS_PORT ?? '9102' },
-  { name: 'gateway', opsPort: process.env.GATEWAY_OPS_PORT ?? '9101' },
-];
+  {
+    name: 'cardnet-sandbox',
+    port: SANDBOX_PORT,
+    readyUrl: `http://127.0.0.1:${SANDBOX_PORT}/healthz`,
+  },
+  { name: 'qr-config', port: process.env.QR_CONFIG_OPS_PORT ?? '9102' },
+  { name: 'payments', port: process.env.PAYMENTS_OPS_PORT ?? '9103' },
+  { name: 'gateway', port: process.env.GATEWAY_OPS_PORT ?? '9101' },
+].map((service) => ({ readyUrl: `http://127.0.0.1:${service.port}/readyz`, ...service }));
 
 interface Demo {
   merchantId: string;
   key: string;
   qrToken: string;
 }
+
+const serviceEnv = {
+  ...process.env,
+  HTTP_PORT,
+  SANDBOX_PORT,
+  PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${HTTP_PORT}`,
+  CARDNET_TEST_URL: process.env.CARDNET_TEST_URL ?? `http://127.0.0.1:${SANDBOX_PORT}`,
+  SANDBOX_PUBLIC_URL: process.env.SANDBOX_PUBLIC_URL ?? `http://localhost:${SANDBOX_PORT}`,
+};
 
 const { DATABASE_URL } = loadConfig(BaseEnv.pick({ DATABASE_URL: true }));
 await ensureDatabase(DATABASE_URL);
@@ -35,8 +53,8 @@ for (const { schema, folder } of SERVICE_MIGRATIONS) {
 
 const children: ChildProcess[] = [];
 for (const service of SERVICES) {
-  children.push(start(service.name, service.opsPort));
-  await waitReady(service.name, service.opsPort);
+  children.push(start(service.name, service.port));
+  await waitReady(service.name, service.readyUrl);
 }
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
@@ -50,7 +68,10 @@ const base = `http://localhost:${HTTP_PORT}`;
 console.log(`
 dzpay is running
   gateway (public API)  ${base}
-  ops ports             gateway http://localhost:${SERVICES[1]!.opsPort}/readyz, qr-config http://localhost:${SERVICES[0]!.opsPort}/readyz
+  card network sandbox  http://localhost:${SANDBOX_PORT} (test cards: docs/cardnet-sandbox.md)
+  ops ports             ${SERVICES.slice(1)
+    .map((service) => `${service.name} ${service.readyUrl}`)
+    .join(', ')}
 ${
   demo
     ? `  demo merchant         ${demo.merchantId}
@@ -64,20 +85,19 @@ ${
 
 Press Ctrl-C to stop.`);
 
-/** Stops the gateway first: its in-flight requests still need qr-config to answer them. */
+/** Stops the gateway first (its in-flight requests still need the others), then the rest. */
 function stop(): void {
-  const [qrConfig, gateway] = children;
-  if (!gateway || gateway.exitCode !== null || gateway.signalCode !== null) {
-    qrConfig?.kill('SIGTERM');
-    return;
-  }
-  gateway.once('exit', () => qrConfig?.kill('SIGTERM'));
+  const gateway = children.at(-1);
+  const others = children.slice(0, -1);
+  const stopOthers = () => others.forEach((child) => child.kill('SIGTERM'));
+  if (!gateway || gateway.exitCode !== null || gateway.signalCode !== null) return stopOthers();
+  gateway.once('exit', stopOthers);
   gateway.kill('SIGTERM');
 }
 
-function start(name: string, opsPort: string): ChildProcess {
+function start(name: string, port: string): ChildProcess {
   const child = spawn(process.execPath, [path(`services/${name}/src/main.ts`)], {
-    env: { ...process.env, DATABASE_URL, OPS_PORT: opsPort, HTTP_PORT },
+    env: { ...serviceEnv, DATABASE_URL, OPS_PORT: port },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   child.once('exit', (code, signal) => {
@@ -88,9 +108,9 @@ function start(name: string, opsPort: string): ChildProcess {
   return child;
 }
 
-async function waitReady(name: string, opsPort: string): Promise<void> {
+async function waitReady(name: string, readyUrl: string): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const ready = await fetch(`http://127.0.0.1:${opsPort}/readyz`).then(
+    const ready = await fetch(readyUrl).then(
       (r) => r.ok,
       () => false,
     );
@@ -98,7 +118,7 @@ async function waitReady(name: string, opsPort: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   stop();
-  throw new Error(`${name} did not become ready on ops port ${opsPort}`);
+  throw new Error(`${name} did not become ready at ${readyUrl}`);
 }
 
 /** Seeds a demo merchant, key and QR code into an empty database, through the admin CLI. */
@@ -111,6 +131,7 @@ async function seedDemo(): Promise<Demo | null> {
     return existsSync(DEMO_FILE) ? (JSON.parse(await readFile(DEMO_FILE, 'utf8')) as Demo) : null;
   }
   const merchant = await cli<{ id: string }>('merchant', 'create', 'Demo merchant');
+  await cli('merchant', 'configure', merchant.id, '--wallet', 'demo-wallet', '--fee', '50');
   const key = await cli<{ key: string }>('key', 'issue', merchant.id, '--mode', 'test');
   const qr = await cli<{ token: string }>('qr', 'create', merchant.id, '--mode', 'test');
   const demo = { merchantId: merchant.id, key: key.key, qrToken: qr.token };

@@ -38,6 +38,9 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
     // Count only the hops of our own ingress when reading the client address.
     trustProxy: (_address: string, hop: number) => hop < deps.trustProxyHops,
     return503OnClosing: true,
+    // Fastify's own request lines carry the raw URL, and checkout URLs carry the payer's
+    // token: requests are logged below by route pattern instead.
+    disableRequestLogging: true,
   });
   // The API speaks JSON only; without this, a text/plain body would reach the handlers
   // as a string and be judged field by field instead of by its content type.
@@ -67,6 +70,8 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
     }),
   });
 
+  // Browsers ask for it on every page; there is none, and that is not worth a 404 line.
+  app.get('/favicon.ico', (_request, reply) => reply.code(204).send());
   qrRoutes(app, { ...deps, clock: deps.clock ?? (() => new Date()) });
   paymentsRoutes(app, deps);
   await checkoutRoutes(app, deps);
@@ -82,13 +87,19 @@ function observeRequests(app: FastifyInstance, registry: Registry): void {
     registers: [registry],
   });
   app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
     duration.observe(
+      { method: request.method, route, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+    request.log.info(
       {
         method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status: String(reply.statusCode),
+        route,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
       },
-      reply.elapsedTime / 1000,
+      'request completed',
     );
   });
 }

@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
+import { SandboxEnv } from '../../cardnet-sandbox/src/config.ts';
+import { PaymentsEnv } from '../../payments/src/config.ts';
 import { QrConfigEnv } from '../../qr-config/src/config.ts';
 import { GatewayEnv } from '../src/config.ts';
 
@@ -11,23 +13,42 @@ import { GatewayEnv } from '../src/config.ts';
 
 const root = new URL('../../../', import.meta.url);
 const baseDir = new URL('deploy/base/', root);
+const devDir = new URL('deploy/overlays/dev/', root);
 
-type EnvSchema = typeof GatewayEnv | typeof QrConfigEnv;
+/** The card network simulator: development only, never in deploy/base. */
+const sandbox = 'cardnet-sandbox';
+
+/** Schemas of the services on the platform runtime (Postgres, NATS, an ops port). */
+type RuntimeSchema = typeof GatewayEnv | typeof QrConfigEnv | typeof PaymentsEnv;
+type EnvSchema = RuntimeSchema | typeof SandboxEnv;
+
+const runtimeSchemas: Record<string, RuntimeSchema> = {
+  gateway: GatewayEnv,
+  'qr-config': QrConfigEnv,
+  payments: PaymentsEnv,
+};
 
 /** The environment schema of each service that the deployment files run. */
-const schemas: Record<string, EnvSchema> = { gateway: GatewayEnv, 'qr-config': QrConfigEnv };
+const schemas: Record<string, EnvSchema> = { ...runtimeSchemas, [sandbox]: SandboxEnv };
 
 /** The infrastructure each service connects to at start, and the variable naming it. */
 const infra: Record<string, Record<string, string>> = {
   gateway: { nats: 'NATS_URL', postgres: 'DATABASE_URL', redis: 'REDIS_URL' },
   'qr-config': { nats: 'NATS_URL', postgres: 'DATABASE_URL' },
+  payments: { nats: 'NATS_URL', postgres: 'DATABASE_URL' },
+  [sandbox]: {},
 };
 
 /** What a real dzpay-secrets would hold, to check that the whole environment parses. */
 const secretSamples: Record<string, string> = {
   DATABASE_URL: 'postgresql://dzpay:secret@dzpay-db-rw.dzpay-infra:5432/dzpay',
   REDIS_URL: 'redis://:secret@redis-master.dzpay-infra.svc:6379',
+  CARDNET_LIVE_USERNAME: 'merchant-user',
+  CARDNET_LIVE_PASSWORD: 'merchant-password',
 };
+
+/** Card network credentials: only ever read from dzpay-secrets in Kubernetes. */
+const credentialPattern = /^CARDNET_\w*(USERNAME|PASSWORD)$/;
 
 function readText(url: URL): string {
   return readFileSync(url, 'utf8');
@@ -39,11 +60,17 @@ function schemaOf(service: string): EnvSchema {
   return schema;
 }
 
+function runtimeSchemaOf(service: string): RuntimeSchema {
+  const schema = runtimeSchemas[service];
+  if (!schema) throw new Error(`${service} does not run on the platform runtime`);
+  return schema;
+}
+
 function keysOf(schema: EnvSchema): string[] {
   return Object.keys(schema.shape);
 }
 
-function parseEnv(schema: EnvSchema, env: Record<string, string>): z.infer<EnvSchema> {
+function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string>): z.output<S> {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
@@ -67,7 +94,7 @@ describe('docker-compose.yml', () => {
     environment?: Record<string, string | number | boolean | null> | string[];
     healthcheck?: { test?: string | string[]; disable?: boolean };
     depends_on?: Record<string, { condition?: string }> | string[];
-    ports?: (string | number | { target?: number })[];
+    ports?: (string | number | { target?: number; published?: string | number })[];
     volumes?: (string | { target?: string })[];
     stop_grace_period?: string;
   }
@@ -77,6 +104,7 @@ describe('docker-compose.yml', () => {
   };
   const services = compose.services;
   const apps = Object.keys(schemas);
+  const runtimeApps = Object.keys(runtimeSchemas);
 
   function service(name: string): ComposeService {
     const found = services[name];
@@ -107,9 +135,36 @@ describe('docker-compose.yml', () => {
     return Array.isArray(test) ? test.join(' ') : test;
   }
 
-  it('runs NATS, Postgres, Redis, the gateway and qr-config', () => {
+  function dependency(name: string, on: string): string | undefined {
+    const dependsOn = service(name).depends_on;
+    expect(Array.isArray(dependsOn), `${name}: depends_on with conditions`).toBe(false);
+    return (dependsOn as Record<string, { condition?: string }> | undefined)?.[on]?.condition;
+  }
+
+  /** The host port that publishes a container port, if any. */
+  function publishedPort(name: string, target: number): number | undefined {
+    for (const port of service(name).ports ?? []) {
+      if (typeof port === 'object') {
+        if (port.target === target) return Number(port.published ?? target);
+        continue;
+      }
+      const parts = String(port).split(':');
+      if (Number(parts.at(-1)) === target) return Number(parts.at(-2) ?? target);
+    }
+    return undefined;
+  }
+
+  it('runs NATS, Postgres, Redis, the gateway, qr-config, payments and the sandbox', () => {
     expect(Object.keys(services)).toEqual(
-      expect.arrayContaining(['nats', 'postgres', 'redis', 'gateway', 'qr-config']),
+      expect.arrayContaining([
+        'nats',
+        'postgres',
+        'redis',
+        'gateway',
+        'qr-config',
+        'payments',
+        sandbox,
+      ]),
     );
     expect(service('nats').image).toMatch(/^nats:2\.11\b/);
     expect(service('postgres').image).toMatch(/^postgres:17\b/);
@@ -153,15 +208,12 @@ describe('docker-compose.yml', () => {
 
   it('starts the services only once their infrastructure is healthy', () => {
     for (const name of apps) {
-      const dependsOn = service(name).depends_on;
-      expect(Array.isArray(dependsOn), `${name}: depends_on with conditions`).toBe(false);
-      for (const dependency of Object.keys(infra[name]!)) {
-        expect(
-          (dependsOn as Record<string, { condition?: string }>)[dependency]?.condition,
-          `${name} on ${dependency}`,
-        ).toBe('service_healthy');
+      for (const on of Object.keys(infra[name]!)) {
+        expect(dependency(name, on), `${name} on ${on}`).toBe('service_healthy');
       }
     }
+    expect(dependency('payments', sandbox), 'payments on the sandbox').toBe('service_healthy');
+    expect(dependency('gateway', 'payments'), 'gateway on payments').toBe('service_healthy');
   });
 
   it('passes only variables the services read, pointing at the other containers', () => {
@@ -178,20 +230,49 @@ describe('docker-compose.yml', () => {
   });
 
   it('checks readiness on the ops port and outlasts a graceful shutdown', () => {
-    for (const name of apps) {
-      const config = parseEnv(schemaOf(name), environment(name));
+    for (const name of runtimeApps) {
+      const config = parseEnv(runtimeSchemaOf(name), environment(name));
       expect(healthcheck(name), name).toContain(`127.0.0.1:${config.OPS_PORT}/readyz`);
       const grace = durationMs(service(name).stop_grace_period ?? '10s');
       expect(grace, `${name}: stop_grace_period`).toBeGreaterThan(config.SHUTDOWN_TIMEOUT_MS);
     }
   });
 
-  it('publishes the gateway HTTP port', () => {
+  it('publishes the gateway HTTP port, the public URL of the gateway and payments', () => {
     const config = GatewayEnv.parse(environment('gateway'));
-    const targets = (service('gateway').ports ?? []).map((port) =>
-      typeof port === 'object' ? port.target : Number(String(port).split(':').at(-1)),
-    );
-    expect(targets).toContain(config.HTTP_PORT);
+    const published = publishedPort('gateway', config.HTTP_PORT);
+    expect(published, 'gateway HTTP port published').toBeDefined();
+    const urls = {
+      gateway: config.PUBLIC_BASE_URL,
+      payments: PaymentsEnv.parse(environment('payments')).PUBLIC_BASE_URL,
+    };
+    for (const [name, publicBaseUrl] of Object.entries(urls)) {
+      const url = new URL(publicBaseUrl);
+      expect(environment(name).PUBLIC_BASE_URL, `${name}: PUBLIC_BASE_URL`).toBeDefined();
+      expect(url.hostname, `${name}: PUBLIC_BASE_URL`).toBe('localhost');
+      expect(Number(url.port), `${name}: PUBLIC_BASE_URL`).toBe(published);
+    }
+  });
+
+  it('points payments test keys at the sandbox, which serves its card form on a published port', () => {
+    const sandboxConfig = SandboxEnv.parse(environment(sandbox));
+    const payments = PaymentsEnv.parse(environment('payments'));
+    expect(environment('payments').CARDNET_TEST_URL, 'CARDNET_TEST_URL').toBeDefined();
+    const testUrl = new URL(payments.CARDNET_TEST_URL);
+    expect(testUrl.hostname).toBe(sandbox);
+    expect(Number(testUrl.port)).toBe(sandboxConfig.SANDBOX_PORT);
+    expect(payments.CARDNET_TEST_USERNAME).toBe(sandboxConfig.SANDBOX_USERNAME);
+    expect(payments.CARDNET_TEST_PASSWORD).toBe(sandboxConfig.SANDBOX_PASSWORD);
+    expect(payments.CARDNET_LIVE_URL, 'no live card network in compose').toBeUndefined();
+
+    expect(healthcheck(sandbox)).toContain(`127.0.0.1:${sandboxConfig.SANDBOX_PORT}/healthz`);
+    const published = publishedPort(sandbox, sandboxConfig.SANDBOX_PORT);
+    expect(published, 'sandbox port published').toBeDefined();
+    expect(sandboxConfig.SANDBOX_PUBLIC_URL, 'SANDBOX_PUBLIC_URL').toBeDefined();
+    const publicUrl = new URL(sandboxConfig.SANDBOX_PUBLIC_URL!);
+    expect(publicUrl.hostname).toBe('localhost');
+    expect(Number(publicUrl.port)).toBe(published);
+    expect(service('payments').ports ?? [], 'payments has no public port').toEqual([]);
   });
 });
 
@@ -220,151 +301,253 @@ describe('Dockerfile', () => {
   });
 });
 
-describe('deploy/base', () => {
-  interface Container {
-    name: string;
-    image: string;
-    ports?: { name?: string; containerPort: number }[];
-    env?: {
-      name: string;
-      value?: string;
-      valueFrom?: { secretKeyRef?: { name: string; key: string } };
-    }[];
-    envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
-    livenessProbe?: Probe;
-    readinessProbe?: Probe;
-    startupProbe?: Probe;
-    lifecycle?: { preStop?: { exec?: { command: string[] }; sleep?: { seconds: number } } };
-    resources?: {
-      requests?: { cpu?: string; memory?: string };
-      limits?: { cpu?: string; memory?: string };
-    };
-    securityContext?: {
-      runAsNonRoot?: boolean;
-      readOnlyRootFilesystem?: boolean;
-      allowPrivilegeEscalation?: boolean;
-      capabilities?: { drop?: string[] };
-    };
-  }
-  interface Probe {
-    httpGet?: { path: string; port: string | number };
-  }
-  interface K8sObject {
-    apiVersion: string;
-    kind: string;
-    metadata: { name: string; labels?: Record<string, string> };
-    data?: Record<string, string>;
-    spec?: {
-      replicas?: number;
-      /** A Deployment's holds matchLabels; a Service's is the labels themselves. */
-      selector?: Record<string, unknown>;
-      ports?: { name?: string; port: number; targetPort?: string | number }[];
-      template?: {
-        metadata: { labels: Record<string, string> };
-        spec: {
-          terminationGracePeriodSeconds?: number;
-          securityContext?: { runAsNonRoot?: boolean };
-          containers: Container[];
-        };
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } };
+}
+interface Container {
+  name: string;
+  image: string;
+  ports?: { name?: string; containerPort: number }[];
+  env?: EnvVar[];
+  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+  startupProbe?: Probe;
+  lifecycle?: { preStop?: { exec?: { command: string[] }; sleep?: { seconds: number } } };
+  resources?: {
+    requests?: { cpu?: string; memory?: string };
+    limits?: { cpu?: string; memory?: string };
+  };
+  securityContext?: {
+    runAsNonRoot?: boolean;
+    readOnlyRootFilesystem?: boolean;
+    allowPrivilegeEscalation?: boolean;
+    capabilities?: { drop?: string[] };
+  };
+}
+interface Probe {
+  httpGet?: { path: string; port: string | number };
+}
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  data?: Record<string, string>;
+  spec?: {
+    replicas?: number;
+    /** A Deployment's holds matchLabels; a Service's is the labels themselves. */
+    selector?: Record<string, unknown>;
+    ports?: { name?: string; port: number; targetPort?: string | number }[];
+    template?: {
+      metadata: { labels: Record<string, string> };
+      spec: {
+        terminationGracePeriodSeconds?: number;
+        securityContext?: { runAsNonRoot?: boolean };
+        containers: Container[];
       };
     };
-  }
-  interface Kustomization {
-    namespace?: string;
-    resources?: string[];
-    commonLabels?: Record<string, string>;
-    labels?: { pairs: Record<string, string> }[];
-    images?: { name: string }[];
-  }
+  };
+}
+interface Kustomization {
+  namespace?: string;
+  resources?: string[];
+  patches?: { path?: string; patch?: string; target?: unknown }[];
+  commonLabels?: Record<string, string>;
+  labels?: { pairs: Record<string, string> }[];
+  images?: { name: string }[];
+}
 
-  const files = readdirSync(baseDir).filter((file) => /\.ya?ml$/.test(file));
-  const kustomizationFile = files.find((file) => /^kustomization\.ya?ml$/.test(file));
-  const kustomization = parse(readText(new URL(kustomizationFile ?? 'missing', baseDir))) as
-    Kustomization | undefined;
-  const objects = files
-    .filter((file) => file !== kustomizationFile)
-    .flatMap((file) =>
-      parseAllDocuments(readText(new URL(file, baseDir))).map((doc) => {
-        if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors.join('; ')}`);
-        return doc.toJS() as K8sObject;
-      }),
-    )
+/** A kustomize directory read as files: its kustomization and the objects of its YAML. */
+interface KustomizeDir {
+  dir: URL;
+  files: string[];
+  kustomizationFile: string | undefined;
+  kustomization: Kustomization | undefined;
+  /** Objects of the files listed in resources; patches are not objects. */
+  objects: K8sObject[];
+  patchFiles: string[];
+}
+
+function parseObjects(url: URL, file: string): K8sObject[] {
+  return parseAllDocuments(readText(url))
+    .map((doc) => {
+      if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors.join('; ')}`);
+      return doc.toJS() as K8sObject;
+    })
     .filter((object) => object !== null);
-  const ofKind = (kind: string) => objects.filter((object) => object.kind === kind);
-  const deployments = ofKind('Deployment');
-  const configMaps = new Map(ofKind('ConfigMap').map((cm) => [cm.metadata.name, cm.data ?? {}]));
+}
 
-  function container(deployment: K8sObject): Container {
-    const containers = deployment.spec?.template?.spec.containers ?? [];
-    expect(containers, deployment.metadata.name).toHaveLength(1);
-    return containers[0]!;
+function readKustomizeDir(dir: URL): KustomizeDir {
+  const files = readdirSync(dir).filter((file) => /\.ya?ml$/.test(file));
+  const kustomizationFile = files.find((file) => /^kustomization\.ya?ml$/.test(file));
+  const kustomization = parse(readText(new URL(kustomizationFile ?? 'missing', dir))) as
+    Kustomization | undefined;
+  const patchFiles = (kustomization?.patches ?? []).flatMap((patch) => patch.path ?? []);
+  const objects = files
+    .filter((file) => file !== kustomizationFile && !patchFiles.includes(file))
+    .flatMap((file) => parseObjects(new URL(file, dir), file));
+  return { dir, files, kustomizationFile, kustomization, objects, patchFiles };
+}
+
+function labelsOf(kustomization: Kustomization): Record<string, string> {
+  const labels: Record<string, string> = { ...kustomization.commonLabels };
+  for (const entry of kustomization.labels ?? []) Object.assign(labels, entry.pairs);
+  return labels;
+}
+
+function ofKind(objects: K8sObject[], kind: string): K8sObject[] {
+  return objects.filter((object) => object.kind === kind);
+}
+
+function container(deployment: K8sObject): Container {
+  const containers = deployment.spec?.template?.spec.containers ?? [];
+  expect(containers, deployment.metadata.name).toHaveLength(1);
+  return containers[0]!;
+}
+
+function portNumber(c: Container, port: string | number | undefined): number | undefined {
+  return typeof port === 'number'
+    ? port
+    : c.ports?.find((candidate) => candidate.name === port)?.containerPort;
+}
+
+/**
+ * The environment a container starts with, secrets replaced by sample values. Without
+ * optional secrets, it is the environment of a dzpay-secrets holding only the required
+ * keys.
+ */
+function environmentOf(
+  deployment: K8sObject,
+  configMaps: Map<string, Record<string, string>>,
+  options: { optionalSecrets?: boolean } = {},
+): Record<string, string> {
+  const c = container(deployment);
+  const env: Record<string, string> = {};
+  for (const source of c.envFrom ?? []) {
+    const name = source.configMapRef?.name;
+    expect(name, `${deployment.metadata.name}: envFrom a ConfigMap of the base`).toBeDefined();
+    const data = configMaps.get(name!);
+    expect(data, `ConfigMap ${name}`).toBeDefined();
+    Object.assign(env, data);
   }
-
-  /** The environment a container starts with, secrets replaced by sample values. */
-  function environment(deployment: K8sObject): Record<string, string> {
-    const c = container(deployment);
-    const env: Record<string, string> = {};
-    for (const source of c.envFrom ?? []) {
-      const name = source.configMapRef?.name;
-      expect(name, `${deployment.metadata.name}: envFrom a ConfigMap of the base`).toBeDefined();
-      const data = configMaps.get(name!);
-      expect(data, `ConfigMap ${name}`).toBeDefined();
-      Object.assign(env, data);
+  for (const entry of c.env ?? []) {
+    const secret = entry.valueFrom?.secretKeyRef;
+    if (secret) {
+      expect(secret.name, entry.name).toBe('dzpay-secrets');
+      expect(secretSamples[secret.key], `sample for ${secret.key}`).toBeDefined();
+      if (secret.optional && options.optionalSecrets === false) continue;
+      env[entry.name] = secretSamples[secret.key]!;
+    } else {
+      expect(entry.value, entry.name).toBeTypeOf('string');
+      env[entry.name] = entry.value!;
     }
-    for (const entry of c.env ?? []) {
-      const secret = entry.valueFrom?.secretKeyRef;
-      if (secret) {
-        expect(secret.name, entry.name).toBe('dzpay-secrets');
-        expect(secretSamples[secret.key], `sample for ${secret.key}`).toBeDefined();
-        env[entry.name] = secretSamples[secret.key]!;
-      } else {
-        expect(entry.value, entry.name).toBeTypeOf('string');
-        env[entry.name] = entry.value!;
-      }
-    }
-    return env;
   }
+  return env;
+}
 
-  function portNumber(c: Container, port: string | number | undefined): number | undefined {
-    return typeof port === 'number'
-      ? port
-      : c.ports?.find((candidate) => candidate.name === port)?.containerPort;
+/** Checks a Deployment meets the namespace's restricted Pod Security level, with limits. */
+function expectRestricted(deployment: K8sObject): void {
+  const name = deployment.metadata.name;
+  const pod = deployment.spec!.template!.spec;
+  const c = container(deployment);
+  expect(c.securityContext?.runAsNonRoot ?? pod.securityContext?.runAsNonRoot, name).toBe(true);
+  expect(c.securityContext?.readOnlyRootFilesystem, name).toBe(true);
+  expect(c.securityContext?.allowPrivilegeEscalation, name).toBe(false);
+  expect(c.securityContext?.capabilities?.drop, name).toContain('ALL');
+  expect(c.resources?.requests?.cpu, name).toBeDefined();
+  expect(c.resources?.requests?.memory, name).toBeDefined();
+  expect(c.resources?.limits?.cpu, name).toBeDefined();
+  expect(c.resources?.limits?.memory, name).toBeDefined();
+}
+
+/** The Service whose selector picks the Deployment's pods, checked against the selector. */
+function serviceFor(deployment: K8sObject, services: K8sObject[]): K8sObject {
+  const name = deployment.metadata.name;
+  const podLabels = deployment.spec!.template!.metadata.labels;
+  const matchLabels = deployment.spec!.selector!.matchLabels as Record<string, string>;
+  expect(Object.keys(matchLabels), `${name}: selector`).not.toHaveLength(0);
+  for (const [key, value] of Object.entries(matchLabels)) {
+    expect(podLabels[key], `${name}: selector ${key}`).toBe(value);
   }
+  const service = services.find((s) =>
+    Object.entries(s.spec!.selector ?? {}).every(([key, value]) => podLabels[key] === value),
+  );
+  expect(service, `${name}: Service`).toBeDefined();
+  return service!;
+}
+
+/** Checks that a kustomization lists every YAML file of its directory, and that they exist. */
+function expectListsItsFiles(k: KustomizeDir): void {
+  expect(k.kustomization, 'kustomization.yaml').toBeDefined();
+  const resources = k.kustomization!.resources ?? [];
+  for (const resource of [...resources, ...k.patchFiles]) {
+    const url = new URL(resource, k.dir);
+    expect(existsSync(url), resource).toBe(true);
+    if (statSync(url).isDirectory()) {
+      expect(readdirSync(url).some((file) => /^kustomization\.ya?ml$/.test(file))).toBe(true);
+    }
+  }
+  const unlisted = k.files.filter(
+    (file) =>
+      file !== k.kustomizationFile && !resources.includes(file) && !k.patchFiles.includes(file),
+  );
+  expect(unlisted, 'YAML files that kustomize would silently skip').toEqual([]);
+}
+
+const base = readKustomizeDir(baseDir);
+const baseDeployments = ofKind(base.objects, 'Deployment');
+const baseConfigMaps = new Map(
+  ofKind(base.objects, 'ConfigMap').map((cm) => [cm.metadata.name, cm.data ?? {}]),
+);
+
+describe('deploy/base', () => {
+  const { kustomization, objects } = base;
+  const deployments = baseDeployments;
+  const configMaps = baseConfigMaps;
+  const environment = (deployment: K8sObject, options?: { optionalSecrets?: boolean }) =>
+    environmentOf(deployment, configMaps, options);
 
   it('lists exactly the files of the base', () => {
-    expect(kustomization, 'kustomization.yaml').toBeDefined();
-    const resources = kustomization!.resources ?? [];
-    for (const resource of resources) {
-      const url = new URL(resource, baseDir);
-      expect(existsSync(url), resource).toBe(true);
-      if (statSync(url).isDirectory()) {
-        expect(readdirSync(url).some((file) => /^kustomization\.ya?ml$/.test(file))).toBe(true);
-      }
-    }
-    const unlisted = files.filter(
-      (file) => file !== kustomizationFile && !resources.includes(file),
-    );
-    expect(unlisted, 'YAML files that kustomize would silently skip').toEqual([]);
+    expectListsItsFiles(base);
   });
 
   it('puts everything in the dzpay namespace, labelled part of dzpay', () => {
     expect(kustomization!.namespace).toBe('dzpay');
-    expect(ofKind('Namespace').map((ns) => ns.metadata.name)).toEqual(['dzpay']);
-    const labels: Record<string, string> = { ...kustomization!.commonLabels };
-    for (const entry of kustomization!.labels ?? []) Object.assign(labels, entry.pairs);
-    expect(labels['app.kubernetes.io/part-of']).toBe('dzpay');
+    expect(ofKind(objects, 'Namespace').map((ns) => ns.metadata.name)).toEqual(['dzpay']);
+    expect(labelsOf(kustomization!)['app.kubernetes.io/part-of']).toBe('dzpay');
   });
 
   it('names the images through kustomize', () => {
     const images = (kustomization!.images ?? []).map((image) => image.name);
-    expect(images).toEqual(expect.arrayContaining(['dzpay/gateway', 'dzpay/qr-config']));
+    expect(images).toEqual(
+      expect.arrayContaining(['dzpay/gateway', 'dzpay/qr-config', 'dzpay/payments']),
+    );
     for (const deployment of deployments) {
       expect(images, deployment.metadata.name).toContain(container(deployment).image);
     }
   });
 
+  it('never deploys the card network sandbox', () => {
+    const images = (kustomization!.images ?? []).map((image) => image.name);
+    expect(images).not.toContain(`dzpay/${sandbox}`);
+    for (const resource of kustomization!.resources ?? []) {
+      expect(resource, 'base resources').not.toMatch(/sandbox|overlays/);
+    }
+    for (const object of objects) {
+      expect(object.metadata.name, `${object.kind} in the base`).not.toContain('sandbox');
+    }
+    for (const deployment of deployments) {
+      expect(container(deployment).image).not.toContain('sandbox');
+      for (const value of Object.values(environment(deployment))) {
+        expect(value, `${deployment.metadata.name} points at the sandbox`).not.toContain(sandbox);
+      }
+    }
+  });
+
   it('commits no Secret, only references to dzpay-secrets documented in deploy/README.md', () => {
-    expect(ofKind('Secret')).toEqual([]);
+    expect(ofKind(objects, 'Secret')).toEqual([]);
     const readme = readText(new URL('deploy/README.md', root));
     expect(readme).toContain('dzpay-secrets');
     const keys = deployments.flatMap((d) =>
@@ -377,12 +560,52 @@ describe('deploy/base', () => {
     }
   });
 
-  it('runs two replicas of the gateway and of qr-config', () => {
+  it('reads the live card network credentials from dzpay-secrets, optionally', () => {
+    const payments = deployments.find((d) => d.metadata.name === 'payments');
+    expect(payments, 'payments Deployment').toBeDefined();
+    const env = container(payments!).env ?? [];
+    for (const name of ['CARDNET_LIVE_USERNAME', 'CARDNET_LIVE_PASSWORD']) {
+      const ref = env.find((entry) => entry.name === name)?.valueFrom?.secretKeyRef;
+      expect(ref, `${name} from a Secret`).toBeDefined();
+      expect(ref!.name).toBe('dzpay-secrets');
+      expect(ref!.key).toBe(name);
+      expect(ref!.optional, `${name}: a test-only deployment starts without it`).toBe(true);
+    }
+    for (const deployment of deployments) {
+      for (const entry of container(deployment).env ?? []) {
+        if (!credentialPattern.test(entry.name)) continue;
+        expect(entry.valueFrom?.secretKeyRef, `${entry.name} in plain text`).toBeDefined();
+      }
+    }
+    for (const [name, data] of configMaps) {
+      for (const key of Object.keys(data)) {
+        expect(key, `ConfigMap ${name} holds a credential`).not.toMatch(credentialPattern);
+      }
+    }
+    // Without the optional keys, payments still starts: test keys only.
+    const testOnly = PaymentsEnv.parse(environment(payments!, { optionalSecrets: false }));
+    expect(testOnly.CARDNET_LIVE_PASSWORD).toBe('');
+  });
+
+  it('runs two replicas of the gateway, qr-config and payments', () => {
     const names = deployments.map((d) => d.metadata.name).sort();
-    expect(names).toEqual(['gateway', 'qr-config']);
+    expect(names).toEqual(['gateway', 'payments', 'qr-config']);
     for (const deployment of deployments) {
       expect(deployment.spec?.replicas, deployment.metadata.name).toBe(2);
       expect(container(deployment).image).toBe(`dzpay/${deployment.metadata.name}`);
+    }
+  });
+
+  it('gives each Deployment a PodDisruptionBudget', () => {
+    const budgets = ofKind(objects, 'PodDisruptionBudget');
+    for (const deployment of deployments) {
+      const podLabels = deployment.spec!.template!.metadata.labels;
+      const budget = budgets.find((b) =>
+        Object.entries(
+          (b.spec?.selector?.matchLabels as Record<string, string> | undefined) ?? {},
+        ).every(([key, value]) => podLabels[key] === value),
+      );
+      expect(budget, `${deployment.metadata.name}: PodDisruptionBudget`).toBeDefined();
     }
   });
 
@@ -397,6 +620,7 @@ describe('deploy/base', () => {
         expect(env[variable], `${name}: ${variable} would default to localhost`).toBeDefined();
       }
       parseEnv(schema, env);
+      parseEnv(schema, environment(deployment, { optionalSecrets: false }));
     }
     const consumers = deployments.filter((d) =>
       container(d).envFrom?.some((source) => source.configMapRef?.name === 'dzpay-config'),
@@ -404,11 +628,26 @@ describe('deploy/base', () => {
     expect(consumers).toHaveLength(deployments.length);
   });
 
+  it('sets one PUBLIC_BASE_URL placeholder on the gateway and payments, documented', () => {
+    const readme = readText(new URL('deploy/README.md', root));
+    expect(readme).toContain('`PUBLIC_BASE_URL`');
+    const urls = ['gateway', 'payments'].map((name) => {
+      const deployment = deployments.find((d) => d.metadata.name === name);
+      expect(deployment, name).toBeDefined();
+      const url = environment(deployment!).PUBLIC_BASE_URL;
+      expect(url, `${name}: PUBLIC_BASE_URL would default to localhost`).toBeDefined();
+      expect(new URL(url!).protocol, `${name}: PUBLIC_BASE_URL`).toBe('https:');
+      return url!;
+    });
+    expect(urls[1], 'payments sends payers back to the gateway').toBe(urls[0]);
+    expect(readme, 'the placeholder an overlay replaces').toContain(urls[0]);
+  });
+
   it('probes liveness on /healthz and readiness on /readyz of the ops port', () => {
     for (const deployment of deployments) {
       const name = deployment.metadata.name;
       const c = container(deployment);
-      const opsPort = parseEnv(schemaOf(name), environment(deployment)).OPS_PORT;
+      const opsPort = parseEnv(runtimeSchemaOf(name), environment(deployment)).OPS_PORT;
       expect(portNumber(c, 'ops'), `${name}: container port named ops`).toBe(opsPort);
       const probes = { livenessProbe: '/healthz', readinessProbe: '/readyz' } as const;
       for (const [probe, path] of Object.entries(probes)) {
@@ -423,19 +662,7 @@ describe('deploy/base', () => {
   });
 
   it('runs as non-root on a read-only filesystem without capabilities, within limits', () => {
-    for (const deployment of deployments) {
-      const name = deployment.metadata.name;
-      const pod = deployment.spec!.template!.spec;
-      const c = container(deployment);
-      expect(c.securityContext?.runAsNonRoot ?? pod.securityContext?.runAsNonRoot, name).toBe(true);
-      expect(c.securityContext?.readOnlyRootFilesystem, name).toBe(true);
-      expect(c.securityContext?.allowPrivilegeEscalation, name).toBe(false);
-      expect(c.securityContext?.capabilities?.drop, name).toContain('ALL');
-      expect(c.resources?.requests?.cpu, name).toBeDefined();
-      expect(c.resources?.requests?.memory, name).toBeDefined();
-      expect(c.resources?.limits?.cpu, name).toBeDefined();
-      expect(c.resources?.limits?.memory, name).toBeDefined();
-    }
+    for (const deployment of deployments) expectRestricted(deployment);
   });
 
   it('leaves a graceful shutdown the time it needs', () => {
@@ -448,35 +675,137 @@ describe('deploy/base', () => {
       const pauseSeconds =
         preStop?.sleep?.seconds ??
         (preStop?.exec?.command[0] === 'sleep' ? Number(preStop.exec.command[1]) : 0);
-      const shutdownMs = parseEnv(schemaOf(name), environment(deployment)).SHUTDOWN_TIMEOUT_MS;
+      const shutdownMs = parseEnv(
+        runtimeSchemaOf(name),
+        environment(deployment),
+      ).SHUTDOWN_TIMEOUT_MS;
       expect(pauseSeconds * 1_000 + shutdownMs, name).toBeLessThan(grace! * 1_000);
     }
   });
 
   it('selects each Deployment with a Service exposing its ops port, and the gateway on 80', () => {
-    const services = ofKind('Service');
+    const services = ofKind(objects, 'Service');
     for (const deployment of deployments) {
       const name = deployment.metadata.name;
-      const podLabels = deployment.spec!.template!.metadata.labels;
-      const matchLabels = deployment.spec!.selector!.matchLabels as Record<string, string>;
-      expect(Object.keys(matchLabels), `${name}: selector`).not.toHaveLength(0);
-      for (const [key, value] of Object.entries(matchLabels)) {
-        expect(podLabels[key], `${name}: selector ${key}`).toBe(value);
-      }
-      const service = services.find((s) =>
-        Object.entries(s.spec!.selector ?? {}).every(([key, value]) => podLabels[key] === value),
-      );
-      expect(service, `${name}: Service`).toBeDefined();
+      const service = serviceFor(deployment, services);
       const c = container(deployment);
-      const ops = service!.spec!.ports?.find((port) => port.name === 'ops');
+      const ops = service.spec!.ports?.find((port) => port.name === 'ops');
       expect(ops, `${name}: Service port named ops`).toBeDefined();
       expect(portNumber(c, ops!.targetPort ?? ops!.port)).toBe(portNumber(c, 'ops'));
       if (name === 'gateway') {
-        const http = service!.spec!.ports?.find((port) => port.name === 'http');
+        const http = service.spec!.ports?.find((port) => port.name === 'http');
         expect(http?.port).toBe(80);
         const config = GatewayEnv.parse(environment(deployment));
         expect(portNumber(c, http?.targetPort ?? http?.port)).toBe(config.HTTP_PORT);
+      } else {
+        expect(service.spec!.ports, `${name}: only the ops port`).toHaveLength(1);
       }
     }
+  });
+});
+
+describe('deploy/overlays/dev', () => {
+  const dev = readKustomizeDir(devDir);
+  const { kustomization, objects } = dev;
+  const deployments = ofKind(objects, 'Deployment');
+  const sandboxDeployment = deployments.find((d) => d.metadata.name === sandbox);
+  const patches = dev.patchFiles.flatMap((file) => parseObjects(new URL(file, devDir), file));
+
+  /** A base Deployment's environment after the overlay's strategic-merge patches. */
+  function patchedEnvironment(name: string): Record<string, string> {
+    const deployment = baseDeployments.find((d) => d.metadata.name === name);
+    expect(deployment, `base Deployment ${name}`).toBeDefined();
+    const env = environmentOf(deployment!, baseConfigMaps);
+    for (const patch of patches.filter((p) => p.kind === 'Deployment')) {
+      if (patch.metadata.name !== name) continue;
+      for (const patched of patch.spec?.template?.spec.containers ?? []) {
+        expect(patched.name, `patch of ${name}`).toBe(container(deployment!).name);
+        for (const entry of patched.env ?? []) {
+          expect(entry.value, `${name}: ${entry.name}`).toBeTypeOf('string');
+          env[entry.name] = entry.value!;
+        }
+      }
+    }
+    return env;
+  }
+
+  it('builds on the base and lists exactly its files', () => {
+    expectListsItsFiles(dev);
+    expect(kustomization!.resources).toContain('../../base');
+    for (const file of [`${sandbox}-deployment.yaml`, `${sandbox}-service.yaml`]) {
+      expect(existsSync(new URL(file, devDir)), file).toBe(true);
+      expect(kustomization!.resources, file).toContain(file);
+    }
+  });
+
+  it('adds only the sandbox, in the dzpay namespace, labelled part of dzpay', () => {
+    expect(kustomization!.namespace).toBe('dzpay');
+    expect(labelsOf(kustomization!)['app.kubernetes.io/part-of']).toBe('dzpay');
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual([
+      `Deployment/${sandbox}`,
+      `Service/${sandbox}`,
+    ]);
+    expect(ofKind(objects, 'Secret')).toEqual([]);
+  });
+
+  it('names the sandbox image through kustomize', () => {
+    const images = (kustomization!.images ?? []).map((image) => image.name);
+    expect(images).toContain(`dzpay/${sandbox}`);
+    expect(container(sandboxDeployment!).image).toBe(`dzpay/${sandbox}`);
+  });
+
+  it('runs one sandbox, with only the variables it reads, probed on /healthz', () => {
+    expect(sandboxDeployment, 'sandbox Deployment').toBeDefined();
+    expect(sandboxDeployment!.spec?.replicas, 'orders are in memory').toBe(1);
+    const c = container(sandboxDeployment!);
+    expect(c.envFrom ?? [], 'no shared ConfigMap: the sandbox reads none of it').toEqual([]);
+    const env = environmentOf(sandboxDeployment!, new Map());
+    for (const key of Object.keys(env)) expect(keysOf(SandboxEnv), key).toContain(key);
+    const config = parseEnv(SandboxEnv, env);
+    expect(config.SANDBOX_PUBLIC_URL, 'SANDBOX_PUBLIC_URL').toBeDefined();
+    expect(portNumber(c, 'http'), 'container port named http').toBe(config.SANDBOX_PORT);
+    for (const probe of ['livenessProbe', 'readinessProbe'] as const) {
+      expect(c[probe]?.httpGet?.path, probe).toBe('/healthz');
+      expect(portNumber(c, c[probe]?.httpGet?.port), probe).toBe(config.SANDBOX_PORT);
+    }
+    expectRestricted(sandboxDeployment!);
+    expect(sandboxDeployment!.spec!.template!.spec.terminationGracePeriodSeconds).toBe(30);
+  });
+
+  it('points payments test keys at the sandbox Service and sets the public URLs', () => {
+    const service = serviceFor(sandboxDeployment!, ofKind(objects, 'Service'));
+    expect(service.metadata.name).toBe(sandbox);
+    const c = container(sandboxDeployment!);
+    const http = service.spec!.ports?.find((port) => port.name === 'http');
+    expect(http, 'Service port named http').toBeDefined();
+    expect(portNumber(c, http!.targetPort ?? http!.port)).toBe(portNumber(c, 'http'));
+
+    for (const patch of patches) {
+      expect(patch.kind, patch.metadata.name).toBe('Deployment');
+      const env = patchedEnvironment(patch.metadata.name);
+      const schema = schemaOf(patch.metadata.name);
+      for (const key of Object.keys(env)) {
+        expect(keysOf(schema), `${patch.metadata.name}: ${key}`).toContain(key);
+      }
+      parseEnv(schema, env);
+    }
+
+    const payments = PaymentsEnv.parse(patchedEnvironment('payments'));
+    const testUrl = new URL(payments.CARDNET_TEST_URL);
+    const [host, namespace] = testUrl.hostname.split('.');
+    expect(host, 'CARDNET_TEST_URL host').toBe(service.metadata.name);
+    if (namespace !== undefined) expect(namespace).toBe(kustomization!.namespace);
+    expect(Number(testUrl.port || 80), 'CARDNET_TEST_URL port').toBe(http!.port);
+    const sandboxConfig = SandboxEnv.parse(environmentOf(sandboxDeployment!, new Map()));
+    expect(payments.CARDNET_TEST_USERNAME).toBe(sandboxConfig.SANDBOX_USERNAME);
+    expect(payments.CARDNET_TEST_PASSWORD).toBe(sandboxConfig.SANDBOX_PASSWORD);
+
+    const gateway = GatewayEnv.parse(patchedEnvironment('gateway'));
+    const placeholder = environmentOf(
+      baseDeployments.find((d) => d.metadata.name === 'gateway')!,
+      baseConfigMaps,
+    ).PUBLIC_BASE_URL;
+    expect(gateway.PUBLIC_BASE_URL, 'the base placeholder is replaced').not.toBe(placeholder);
+    expect(payments.PUBLIC_BASE_URL).toBe(gateway.PUBLIC_BASE_URL);
   });
 });

@@ -1,0 +1,104 @@
+import { PaymentView, RegisteredPayment } from '@dzpay/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CARDS } from './payer.ts';
+import { eventTypesOf } from './payment-events.ts';
+import { sandboxOrderStatus } from './sandbox-orders.ts';
+import { startStack, type Stack } from './stack.ts';
+
+const WINDOW_MS = 1_500;
+let stack: Stack;
+let merchant: Awaited<ReturnType<Stack['merchant']>>;
+
+beforeAll(async () => {
+  // The spec's 15-minute window, shortened so a test can see it close.
+  stack = await startStack(
+    'checkout-expiry',
+    {},
+    { withPayments: { PAYMENT_WINDOW_MS: String(WINDOW_MS), SWEEP_INTERVAL_MS: '200' } },
+  );
+  merchant = await stack.merchant('Épicerie Oran', { walletId: 'W-3' });
+});
+afterAll(() => stack?.stop());
+
+let seq = 0;
+async function registered() {
+  const response = await stack.post(
+    '/api/v1/payments',
+    {
+      amount: 80_000,
+      currency: 'DZD',
+      reference: `EXP-${Date.now()}-${seq++}`,
+      failureUrl: 'https://shop.example/echec',
+    },
+    { 'x-api-key': merchant.testKey },
+  );
+  return RegisteredPayment.parse(((await response.json()) as { data: unknown }).data);
+}
+
+async function read(id: string): Promise<PaymentView> {
+  const response = await stack.get(`/api/v1/payments/${id}`, { 'x-api-key': merchant.testKey });
+  return PaymentView.parse(((await response.json()) as { data: unknown }).data);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the 15-minute window (shortened here)', () => {
+  it('an unpaid payment becomes expired, a payment.fail event, and its card order is cancelled', async () => {
+    const payment = await registered();
+    await expect
+      .poll(async () => (await read(payment.id)).status, { timeout: 5_000 })
+      .toBe('expired');
+    const view = await read(payment.id);
+    expect(await sandboxOrderStatus(stack.sandbox!.url, view.orderId!)).toBe(3);
+    await expect
+      .poll(() => eventTypesOf(stack.gateway.runtime.nats, stack.infra.natsPrefix, payment.id), {
+        timeout: 5_000,
+      })
+      .toEqual(['payment.created', 'payment.failed']);
+  });
+
+  it('reopening an expired link shows that it expired, with no way to pay', async () => {
+    const payment = await registered();
+    await sleep(WINDOW_MS + 300);
+    const page = await (await fetch(`${payment.checkoutUrl}?lang=fr`)).text();
+    expect(page).toContain('Ce lien de paiement a expiré');
+    expect(page).not.toContain('<form');
+    const pay = await fetch(`${payment.checkoutUrl}/pay`, { method: 'POST', redirect: 'manual' });
+    expect(new URL(pay.headers.get('location')!, payment.checkoutUrl).pathname).toBe(
+      new URL(payment.checkoutUrl).pathname,
+    );
+  });
+
+  it('a payer still on the card form when the window closes cannot pay: the order is refused', async () => {
+    const payment = await registered();
+    const formUrl = (
+      await fetch(`${payment.checkoutUrl}/pay`, { method: 'POST', redirect: 'manual' })
+    ).headers.get('location')!;
+    expect((await fetch(formUrl)).status).toBe(200);
+
+    await expect
+      .poll(async () => (await read(payment.id)).status, { timeout: 5_000 })
+      .toBe('expired');
+    const submit = await fetch(new URL('/payment/merchants/pay', formUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        mdOrder: new URL(formUrl).searchParams.get('mdOrder')!,
+        pan: CARDS.approved.pan,
+        expiry: '12/30',
+        cvv: '123',
+        cardholderName: 'LATE PAYER',
+      }).toString(),
+      redirect: 'manual',
+    });
+    const back = await fetch(submit.headers.get('location')!, { redirect: 'manual' });
+    const landed = new URL(back.headers.get('location')!);
+    expect(landed.pathname).toBe('/echec');
+    expect(landed.searchParams.get('reference')).toBe(payment.reference);
+
+    const view = await read(payment.id);
+    expect(view.status).toBe('expired');
+    // Not charged: the card network holds the order cancelled, never deposited.
+    expect(await sandboxOrderStatus(stack.sandbox!.url, view.orderId!)).toBe(3);
+  });
+});

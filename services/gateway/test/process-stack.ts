@@ -1,0 +1,193 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { freePort, isolatedInfra, spawnService, type IsolatedInfra } from '@dzpay/testkit';
+
+const SANDBOX_MAIN = fileURLToPath(new URL('../../cardnet-sandbox/src/main.ts', import.meta.url));
+const PAYMENTS_MAIN = fileURLToPath(new URL('../../payments/src/main.ts', import.meta.url));
+const GATEWAY_MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+
+const run = promisify(execFile);
+
+/** How a child process ended. */
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+/** One service running as its own process. */
+interface Child {
+  readonly name: string;
+  readonly child: ChildProcess;
+  output(): string;
+  exited(): Promise<Exit>;
+}
+
+/**
+ * The card network sandbox, payments and the gateway, each started from its own
+ * `main.ts` as a separate process (real environment parsing, real signals), over this
+ * stack's own database, NATS prefix and Redis prefix.
+ */
+export interface ProcessStack {
+  infra: IsolatedInfra;
+  /** The gateway's public base URL (also the one payments puts in checkout return URLs). */
+  gatewayUrl: string;
+  /** The card network sandbox, as payments and the payer's browser reach it. */
+  sandboxUrl: string;
+  /** A merchant made with the admin CLI: wallet W-1, a 50 DZD fee, and a test key. */
+  merchant(name: string): Promise<{ id: string; testKey: string }>;
+  /** What every service wrote so far (the last `maxChars` of each), for failure messages. */
+  output(maxChars?: number): string;
+  /** SIGTERM to every service, waits for each to exit, then drops the isolated resources. */
+  stop(): Promise<void>;
+}
+
+export interface ProcessStackOptions {
+  /** Extra variables for payments (PAYMENT_WINDOW_MS, SWEEP_INTERVAL_MS, …). */
+  payments?: Record<string, string>;
+  /** Extra variables for the gateway. */
+  gateway?: Record<string, string>;
+}
+
+// Logs are only kept in memory and shown when a test fails, so they can be generous.
+const LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'info';
+const STOP_TIMEOUT_MS = 20_000;
+
+export async function startProcessStack(
+  label: string,
+  options: ProcessStackOptions = {},
+): Promise<ProcessStack> {
+  const infra = await isolatedInfra(label);
+  const children: Child[] = [];
+  const env = { ...infra.env, LOG_LEVEL };
+
+  async function stopAll(): Promise<void> {
+    // The reverse of the start order: the gateway stops taking payers first.
+    for (const service of [...children].reverse()) await stopChild(service);
+  }
+
+  try {
+    const sandbox = await spawnSandbox({ LOG_LEVEL });
+    children.push(sandbox);
+
+    // Known up front: payments puts it in the card network's return URL.
+    const httpPort = await freePort();
+    const gatewayUrl = `http://127.0.0.1:${httpPort}`;
+
+    const payments = await spawnService(PAYMENTS_MAIN, {
+      ...env,
+      PUBLIC_BASE_URL: gatewayUrl,
+      CARDNET_TEST_URL: sandbox.url,
+      ...options.payments,
+    });
+    children.push({ name: 'payments', ...payments });
+
+    const gateway = await spawnService(GATEWAY_MAIN, {
+      ...env,
+      HTTP_PORT: String(httpPort),
+      HTTP_HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: gatewayUrl,
+      ...options.gateway,
+    });
+    children.push({ name: 'gateway', ...gateway });
+
+    const cli = async <T>(...args: string[]): Promise<T> => {
+      try {
+        const { stdout } = await run(process.execPath, [CLI, '--json', ...args], {
+          env: { ...process.env, ...infra.env },
+        });
+        return JSON.parse(stdout) as T;
+      } catch (error) {
+        const failed = error as Error & { stdout?: string; stderr?: string };
+        throw new Error(
+          `dzpay ${args.join(' ')} failed: ${failed.message}\n${failed.stderr ?? ''}${failed.stdout ?? ''}`,
+          { cause: error },
+        );
+      }
+    };
+
+    let stopping: Promise<void> | undefined;
+    return {
+      infra,
+      gatewayUrl,
+      sandboxUrl: sandbox.url,
+      async merchant(name) {
+        const { id } = await cli<{ id: string }>('merchant', 'create', name);
+        await cli('merchant', 'configure', id, '--wallet', 'W-1', '--fee', '50');
+        const { key } = await cli<{ key: string }>('key', 'issue', id, '--mode', 'test');
+        return { id, testKey: key };
+      },
+      output: (maxChars = 6_000) =>
+        children
+          .map((c) => `--- ${c.name} (pid ${c.child.pid}) ---\n${tail(c.output(), maxChars)}`)
+          .join('\n'),
+      stop: () =>
+        (stopping ??= (async () => {
+          try {
+            await stopAll();
+          } finally {
+            await infra.cleanup();
+          }
+        })()),
+    };
+  } catch (error) {
+    await stopAll().catch(() => {});
+    await infra.cleanup().catch(() => {});
+    throw error;
+  }
+}
+
+/** Starts the sandbox on a free port and waits until its /healthz answers 200. */
+async function spawnSandbox(
+  env: Record<string, string>,
+  readyTimeoutMs = 20_000,
+): Promise<Child & { url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [SANDBOX_MAIN], {
+    env: { ...process.env, ...env, SANDBOX_PORT: String(port), SANDBOX_HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exit = new Promise<Exit>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const sandbox = { name: 'cardnet-sandbox', child, url, output: () => output, exited: () => exit };
+
+  const deadline = Date.now() + readyTimeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`cardnet sandbox exited before it was ready:\n${output}`);
+    }
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.status === 200) return sandbox;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  await exit;
+  throw new Error(`cardnet sandbox not healthy after ${readyTimeoutMs} ms:\n${output}`);
+}
+
+/** SIGTERM, then SIGKILL if the service has not exited in time. */
+async function stopChild(service: Child): Promise<Exit> {
+  const { child } = service;
+  if (child.exitCode !== null || child.signalCode !== null) return service.exited();
+  child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS);
+  });
+  const outcome = await Promise.race([service.exited(), timedOut]);
+  clearTimeout(timer);
+  if (outcome !== 'timeout') return outcome;
+  child.kill('SIGKILL');
+  return service.exited();
+}
+
+function tail(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `…${text.slice(-maxChars)}`;
+}
