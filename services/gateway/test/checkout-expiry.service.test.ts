@@ -102,3 +102,58 @@ describe('the 15-minute window (shortened here)', () => {
     expect(await sandboxOrderStatus(stack.sandbox!.url, view.orderId!)).toBe(3);
   });
 });
+
+describe('a payment the card network took after the window closed', () => {
+  let lateStack: Stack;
+  beforeAll(async () => {
+    // No sweeper pass during the test: nothing cancels the order before the payer pays.
+    lateStack = await startStack(
+      'checkout-late',
+      {},
+      { withPayments: { PAYMENT_WINDOW_MS: String(WINDOW_MS), SWEEP_INTERVAL_MS: '3600000' } },
+    );
+  });
+  afterAll(() => lateStack?.stop());
+
+  it('is refused: refunded at the card network, expired for the merchant, payer sent to failureUrl', async () => {
+    const shop = await lateStack.merchant('Late shop', { walletId: 'W-4' });
+    const created = await lateStack.post(
+      '/api/v1/payments',
+      {
+        amount: 80_000,
+        currency: 'DZD',
+        reference: `LATE-${Date.now()}`,
+        failureUrl: 'https://shop.example/echec',
+      },
+      { 'x-api-key': shop.testKey },
+    );
+    const payment = RegisteredPayment.parse(((await created.json()) as { data: unknown }).data);
+    const formUrl = (
+      await fetch(`${payment.checkoutUrl}/pay`, { method: 'POST', redirect: 'manual' })
+    ).headers.get('location')!;
+    await sleep(WINDOW_MS + 300);
+
+    const submit = await fetch(new URL('/payment/merchants/pay', formUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        mdOrder: new URL(formUrl).searchParams.get('mdOrder')!,
+        pan: CARDS.approved.pan,
+        expiry: '12/30',
+        cvv: '123',
+        cardholderName: 'LATE PAYER',
+      }).toString(),
+      redirect: 'manual',
+    });
+    const back = await fetch(submit.headers.get('location')!, { redirect: 'manual' });
+    expect(new URL(back.headers.get('location')!).pathname).toBe('/echec');
+
+    const response = await lateStack.get(`/api/v1/payments/${payment.id}`, {
+      'x-api-key': shop.testKey,
+    });
+    const view = PaymentView.parse(((await response.json()) as { data: unknown }).data);
+    expect(view.status).toBe('expired');
+    // The money went back: the card network's order is refunded (4).
+    expect(await sandboxOrderStatus(lateStack.sandbox!.url, view.orderId!)).toBe(4);
+  });
+});

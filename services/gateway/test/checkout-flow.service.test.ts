@@ -2,6 +2,7 @@ import { PaymentView, RegisteredPayment, StandardError } from '@dzpay/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARDS, payByHttp } from './payer.ts';
 import { eventTypesOf } from './payment-events.ts';
+import { sandboxOrderStatus } from './sandbox-orders.ts';
 import { startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
@@ -90,8 +91,10 @@ describe('paying a hosted checkout', () => {
 
   it('a payer submitting the card form twice is charged once and the success is recorded once', async () => {
     const payment = await registered();
-    await payByHttp(payment.checkoutUrl, CARDS.approved, { submitTwice: true });
+    const { orderId } = await payByHttp(payment.checkoutUrl, CARDS.approved, { submitTwice: true });
     expect((await read(payment.id)).status).toBe('success');
+    // One order at the card network, deposited once.
+    expect(await sandboxOrderStatus(stack.sandbox!.url, orderId)).toBe(2);
     // Coming back again changes nothing either.
     const again = await fetch(`${stack.gateway.url}/checkout/return/${payment.id}`, {
       redirect: 'manual',

@@ -1,4 +1,5 @@
 import { RegisteredPayment, StandardError, PaymentView } from '@dzpay/contracts';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './stack.ts';
 
@@ -309,11 +310,33 @@ describe('scoping', () => {
     );
   });
 
-  it('a live key cannot read a test payment and the other way round', async () => {
-    const liveMerchant = await stack.merchant('Live shop');
-    // No live card network is configured here: a live registration fails as 502, and
-    // still creates a (failed) live payment the test key must not see.
-    const live = await register(body(), liveMerchant.liveKey);
-    await expectError(live, 502, 'CARDNET502_REGISTRATION_FAILED');
+  it('a test key cannot read a live payment, nor a live key a test one', async () => {
+    const shop = await stack.merchant('Live shop');
+    // No live card network is configured here: a live registration answers 502 and
+    // leaves a failed live payment behind, which the test key must not see.
+    const sent = body();
+    await expectError(await register(sent, shop.liveKey), 502, 'CARDNET502_REGISTRATION_FAILED');
+    const db = postgres(stack.infra.databaseUrl, { max: 1 });
+    const [live] = await db<{ id: string }[]>`
+      select id from payments.payments where reference = ${sent.reference} and mode = 'live'`;
+    await db.end();
+    const asLive = await stack.get(`/api/v1/payments/${live!.id}`, { 'x-api-key': shop.liveKey });
+    expect(PaymentView.parse(((await asLive.json()) as { data: unknown }).data).status).toBe(
+      'failed',
+    );
+    await expectError(
+      await stack.get(`/api/v1/payments/${live!.id}`, { 'x-api-key': shop.testKey }),
+      404,
+      'PAYMENT_INSTANCE404_NOT_FOUND',
+    );
+
+    const test = RegisteredPayment.parse(
+      ((await (await register(body(), shop.testKey)).json()) as { data: unknown }).data,
+    );
+    await expectError(
+      await stack.get(`/api/v1/payments/${test.id}`, { 'x-api-key': shop.liveKey }),
+      404,
+      'PAYMENT_INSTANCE404_NOT_FOUND',
+    );
   });
 });

@@ -77,24 +77,48 @@ describe('cardOutcome', () => {
     description: state === 'declined' ? 'Insufficient funds' : null,
     approvalCode: state === 'deposited' ? '123456' : null,
     maskedPan: '628058**0009',
+    authorizedAt: state === 'deposited' ? new Date('2030-01-01T00:05:00Z') : null,
   });
+  const expiresAt = new Date('2030-01-01T00:15:00Z');
+  const inside = new Date('2030-01-01T00:10:00Z');
+  const after = new Date('2030-01-01T00:20:00Z');
 
   it('takes a deposit of our total as paid', () => {
-    expect(cardOutcome(order('deposited'), 10_000, false)).toMatchObject({
+    expect(cardOutcome(order('deposited'), 10_000, expiresAt, inside)).toMatchObject({
       kind: 'paid',
       approvalCode: '123456',
     });
   });
 
   it('never accepts a deposit of another amount', () => {
-    expect(cardOutcome(order('deposited', 9_999), 10_000, false)).toEqual({
+    expect(cardOutcome(order('deposited', 9_999), 10_000, expiresAt, inside)).toEqual({
       kind: 'amount-mismatch',
       paidAmount: 9_999,
     });
   });
 
+  it('takes a deposit authorised inside the window as paid even when seen after it', () => {
+    expect(cardOutcome(order('deposited'), 10_000, expiresAt, after)).toMatchObject({
+      kind: 'paid',
+    });
+  });
+
+  it('refuses a deposit authorised after the window closed', () => {
+    const late = { ...order('deposited'), authorizedAt: new Date('2030-01-01T00:16:00Z') };
+    expect(cardOutcome(late, 10_000, expiresAt, after)).toEqual({
+      kind: 'late',
+      paidAmount: 10_000,
+    });
+    const undated = { ...order('deposited'), authorizedAt: null };
+    expect(cardOutcome(undated, 10_000, expiresAt, after)).toEqual({
+      kind: 'late',
+      paidAmount: 10_000,
+    });
+    expect(cardOutcome(undated, 10_000, expiresAt, inside)).toMatchObject({ kind: 'paid' });
+  });
+
   it("reports a decline with the network's text", () => {
-    expect(cardOutcome(order('declined'), 10_000, false)).toMatchObject({
+    expect(cardOutcome(order('declined'), 10_000, expiresAt, inside)).toMatchObject({
       kind: 'declined',
       reason: 'Insufficient funds',
       actionCode: 116,
@@ -102,17 +126,21 @@ describe('cardOutcome', () => {
   });
 
   it('waits on an unpaid order inside the window, and expires it after', () => {
-    expect(cardOutcome(order('registered'), 10_000, false)).toEqual({ kind: 'undecided' });
-    expect(cardOutcome(order('registered'), 10_000, true)).toEqual({ kind: 'expire' });
-    expect(cardOutcome(order('preauthorized'), 10_000, true)).toEqual({ kind: 'expire' });
+    expect(cardOutcome(order('registered'), 10_000, expiresAt, inside)).toEqual({
+      kind: 'undecided',
+    });
+    expect(cardOutcome(order('registered'), 10_000, expiresAt, after)).toEqual({ kind: 'expire' });
+    expect(cardOutcome(order('preauthorized'), 10_000, expiresAt, after)).toEqual({
+      kind: 'expire',
+    });
   });
 
   it('reads a reversed order as cancelled, or expired when the window closed', () => {
-    expect(cardOutcome(order('reversed'), 10_000, false)).toMatchObject({
+    expect(cardOutcome(order('reversed'), 10_000, expiresAt, inside)).toMatchObject({
       kind: 'declined',
       reason: 'cancelled',
     });
-    expect(cardOutcome(order('reversed'), 10_000, true)).toMatchObject({
+    expect(cardOutcome(order('reversed'), 10_000, expiresAt, after)).toMatchObject({
       kind: 'declined',
       reason: 'expired',
     });

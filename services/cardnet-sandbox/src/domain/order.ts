@@ -35,6 +35,8 @@ export interface Order extends Readonly<OrderRequest> {
   /** The "timeout at confirmation" card paid this order. */
   readonly hangsAtConfirm: boolean;
   readonly refundedAmount: number;
+  /** When the payer's card was judged, epoch milliseconds (BPC's `authDateTime`). */
+  readonly authorizedAt: number | null;
 }
 
 /** BPC's action code of an order nobody tried to pay yet. */
@@ -51,6 +53,7 @@ export function registerOrder(request: OrderRequest, orderId: string, now: Date)
     approvalCode: null,
     hangsAtConfirm: false,
     refundedAmount: 0,
+    authorizedAt: null,
   };
 }
 
@@ -93,6 +96,7 @@ export function payOrder(
       },
       approvalCode: approved ? attempt.approvalCode : null,
       hangsAtConfirm: approved && verdict.hangsAtConfirm,
+      authorizedAt: now.getTime(),
     },
     charged: approved,
   };

@@ -32,6 +32,7 @@ export function statusBody(order: Order, language: Language) {
     amount: order.amount,
     currency: '012',
     date: order.registeredAt,
+    ...(order.authorizedAt !== null && { authDateTime: order.authorizedAt }),
     orderDescription: order.description,
     ...(order.card && {
       cardAuthInfo: {

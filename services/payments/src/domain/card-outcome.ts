@@ -14,21 +14,30 @@ export type CardOutcome =
   /** The window closed: the order must be cancelled so a late payment cannot land. */
   | { kind: 'expire' }
   /** Paid, but for another amount than ours: never accepted, refunded at once. */
-  | { kind: 'amount-mismatch'; paidAmount: number };
+  | { kind: 'amount-mismatch'; paidAmount: number }
+  /** Paid after the window closed (the payer finished the form late): refunded, expired. */
+  | { kind: 'late'; paidAmount: number };
 
 /**
  * Decides an open attempt from the card network's status of its order. Only states 2
  * (deposited), 3, 4 and 6 are final at the card network; anything else stays open
- * until the window closes. The amount is checked, never trusted.
+ * until the window closes. The amount is checked, never trusted, and so is the time of
+ * the payment: after the window, an attempt can no longer be paid.
  */
 export function cardOutcome(
   order: CardOrderStatus,
   total: number,
-  windowClosed: boolean,
+  expiresAt: Date,
+  now: Date,
 ): CardOutcome {
+  const windowClosed = now >= expiresAt;
   switch (order.state) {
     case 'deposited':
       if (order.amount !== total) return { kind: 'amount-mismatch', paidAmount: order.amount };
+      // When the network says when the card was authorised, that decides; otherwise
+      // (a network that does not say) a deposit seen after the window counts as late.
+      if ((order.authorizedAt ?? now) > expiresAt)
+        return { kind: 'late', paidAmount: order.amount };
       return {
         kind: 'paid',
         approvalCode: order.approvalCode,

@@ -27,8 +27,7 @@ export function settler(deps: SettleDeps) {
   const network = (record: PaymentRecord) => deps.cardNetworks[record.mode];
 
   async function apply(record: PaymentRecord, order: CardOrderStatus): Promise<PaymentRecord> {
-    const windowClosed = clock() >= record.expiresAt;
-    const outcome = cardOutcome(order, record.total, windowClosed);
+    const outcome = cardOutcome(order, record.total, record.expiresAt, clock());
     switch (outcome.kind) {
       case 'undecided':
         return record;
@@ -54,6 +53,10 @@ export function settler(deps: SettleDeps) {
         });
       case 'expire':
         return expire(record);
+      case 'late':
+        logger.warn({ paymentId: record.id }, 'paid after the window closed: refunding');
+        await network(record).refund(record.cardnetOrderId!, outcome.paidAmount);
+        return fail(record, EXPIRED);
       case 'amount-mismatch':
         logger.error(
           { paymentId: record.id, paid: outcome.paidAmount, total: record.total },

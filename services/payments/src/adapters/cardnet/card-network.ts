@@ -21,6 +21,8 @@ export interface CardOrderStatus {
   approvalCode: string | null;
   /** First 6 + ** + last 4. */
   maskedPan: string | null;
+  /** When the card was authorised; null until then or when the network does not say. */
+  authorizedAt: Date | null;
 }
 
 export interface RegisterOrder {

@@ -26,6 +26,8 @@ export const StatusAnswer = z.object({
   actionCode: z.number().int().nullish(),
   actionCodeDescription: z.string().nullish(),
   amount: z.number().int(),
+  /** When the card was authorised, epoch milliseconds. */
+  authDateTime: z.number().int().nullish(),
   refundedAmount: z.number().int().nullish(),
   paymentAmountInfo: z.object({ refundedAmount: z.number().int().nullish() }).nullish(),
   cardAuthInfo: z
@@ -82,5 +84,6 @@ export function toCardOrderStatus(
     description: text,
     approvalCode: answer.cardAuthInfo?.approvalCode || null,
     maskedPan: answer.cardAuthInfo?.maskedPan || null,
+    authorizedAt: answer.authDateTime ? new Date(answer.authDateTime) : null,
   };
 }
