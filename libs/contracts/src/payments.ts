@@ -64,17 +64,21 @@ export const CheckoutStatus = z.enum([
 ]);
 export type CheckoutStatus = z.infer<typeof CheckoutStatus>;
 
-/** A payment as the merchant API returns it (never with the checkout link). */
-export const PaymentView = z.object({
-  id: z.uuid(),
+/** What every view of a payment says: its reference, money (centimes) and language. */
+const PaymentBasics = z.object({
   reference: z.string(),
   amount: z.int(),
   fees: z.int(),
   total: z.int(),
   currency: z.string(),
   language: Language,
-  status: CheckoutStatus,
   expiresAt: z.iso.datetime(),
+});
+
+/** A payment as the merchant API returns it (never with the checkout link). */
+export const PaymentView = PaymentBasics.extend({
+  id: z.uuid(),
+  status: CheckoutStatus,
   successUrl: z.string().nullable(),
   failureUrl: z.string().nullable(),
   metadata: z.record(z.string(), z.json()).nullable(),
@@ -90,16 +94,9 @@ export const PaymentView = z.object({
 export type PaymentView = z.infer<typeof PaymentView>;
 
 /** `data` of the 201 answer to POST /api/v1/payments, exactly the spec's fields. */
-export const RegisteredPayment = z.object({
+export const RegisteredPayment = PaymentBasics.extend({
   id: z.uuid(),
-  reference: z.string(),
-  amount: z.int(),
-  fees: z.int(),
-  total: z.int(),
-  currency: z.string(),
-  language: Language,
   status: z.literal('created'),
-  expiresAt: z.iso.datetime(),
   checkoutUrl: z.url(),
 });
 export type RegisteredPayment = z.infer<typeof RegisteredPayment>;
@@ -149,17 +146,10 @@ export const PaymentsRefundRequest = MerchantScope.extend({
 export type PaymentsRefundRequest = z.infer<typeof PaymentsRefundRequest>;
 
 /** What the payer's page shows; nothing secret, nothing of other payments. */
-export const CheckoutView = z.object({
+export const CheckoutView = PaymentBasics.extend({
   paymentId: z.uuid(),
   merchantName: z.string(),
-  reference: z.string(),
-  amount: z.int(),
-  fees: z.int(),
-  total: z.int(),
-  currency: z.string(),
-  language: Language,
   status: CheckoutStatus,
-  expiresAt: z.iso.datetime(),
   /** Where the payer goes once the outcome is known; null means dzpay's own result page. */
   redirectUrl: z.string().nullable(),
 });

@@ -1,6 +1,6 @@
 import { PaymentView, RegisteredPayment } from '@dzpay/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARDS } from './payer.ts';
+import { CARDS, submitCard } from './payer.ts';
 import { eventTypesOf } from './payment-events.ts';
 import { sandboxOrderStatus } from './sandbox-orders.ts';
 import { startStack, type Stack } from './stack.ts';
@@ -79,18 +79,7 @@ describe('the 15-minute window (shortened here)', () => {
     await expect
       .poll(async () => (await read(payment.id)).status, { timeout: 5_000 })
       .toBe('expired');
-    const submit = await fetch(new URL('/payment/merchants/pay', formUrl), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        mdOrder: new URL(formUrl).searchParams.get('mdOrder')!,
-        pan: CARDS.approved.pan,
-        expiry: '12/30',
-        cvv: '123',
-        cardholderName: 'LATE PAYER',
-      }).toString(),
-      redirect: 'manual',
-    });
+    const submit = await submitCard(formUrl, CARDS.approved, 'LATE PAYER');
     const back = await fetch(submit.headers.get('location')!, { redirect: 'manual' });
     const landed = new URL(back.headers.get('location')!);
     expect(landed.pathname).toBe('/echec');
@@ -133,18 +122,7 @@ describe('a payment the card network took after the window closed', () => {
     ).headers.get('location')!;
     await sleep(WINDOW_MS + 300);
 
-    const submit = await fetch(new URL('/payment/merchants/pay', formUrl), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        mdOrder: new URL(formUrl).searchParams.get('mdOrder')!,
-        pan: CARDS.approved.pan,
-        expiry: '12/30',
-        cvv: '123',
-        cardholderName: 'LATE PAYER',
-      }).toString(),
-      redirect: 'manual',
-    });
+    const submit = await submitCard(formUrl, CARDS.approved, 'LATE PAYER');
     const back = await fetch(submit.headers.get('location')!, { redirect: 'manual' });
     expect(new URL(back.headers.get('location')!).pathname).toBe('/echec');
 

@@ -27,6 +27,24 @@ function location(response: Response): string {
   return new URL(target, response.url).href;
 }
 
+/** Submits the card network's form for the order behind `formUrl`; answers its redirect. */
+export function submitCard(
+  formUrl: string,
+  card: Card,
+  cardholderName = 'AMINA BELKACEM',
+): Promise<Response> {
+  return fetch(
+    new URL('/payment/merchants/pay', formUrl),
+    form({
+      mdOrder: new URL(formUrl).searchParams.get('mdOrder')!,
+      pan: card.pan,
+      expiry: card.expiry ?? '12/30',
+      cvv: card.cvv ?? '123',
+      cardholderName,
+    }),
+  );
+}
+
 /**
  * A payer without a browser: opens the checkout link, presses pay, fills the card
  * network's form, and follows the way back. Returns where the payer lands.
@@ -43,17 +61,9 @@ export async function payByHttp(
   if (cardForm.status !== 200) throw new Error(`card form answered ${cardForm.status}`);
 
   const mdOrder = new URL(formUrl).searchParams.get('mdOrder')!;
-  const payUrl = new URL('/payment/merchants/pay', formUrl).href;
-  const fields = {
-    mdOrder,
-    pan: card.pan,
-    expiry: card.expiry ?? '12/30',
-    cvv: card.cvv ?? '123',
-    cardholderName: 'AMINA BELKACEM',
-  };
   const submissions = options.submitTwice
-    ? await Promise.all([fetch(payUrl, form(fields)), fetch(payUrl, form(fields))])
-    : [await fetch(payUrl, form(fields))];
+    ? await Promise.all([submitCard(formUrl, card), submitCard(formUrl, card)])
+    : [await submitCard(formUrl, card)];
   const returnUrls = submissions.map(location);
   const landings = await Promise.all(returnUrls.map((url) => fetch(url, { redirect: 'manual' })));
   const landing = landings[0]!;

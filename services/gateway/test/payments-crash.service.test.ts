@@ -4,7 +4,7 @@ import { startSandbox, type Sandbox } from '@dzpay/cardnet-sandbox/service';
 import { spawnService, type ServiceProcess } from '@dzpay/testkit';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARDS } from './payer.ts';
+import { CARDS, submitCard } from './payer.ts';
 import { eventTypesOf } from './payment-events.ts';
 import { sandboxOrderStatus } from './sandbox-orders.ts';
 import { startStack, type Stack } from './stack.ts';
@@ -72,16 +72,7 @@ describe('payments killed between the card network approval and our commit', () 
 
     const formUrl = (await fetch(`${payment.checkoutUrl}/pay`, form({}))).headers.get('location')!;
     const orderId = new URL(formUrl).searchParams.get('mdOrder')!;
-    const submitted = await fetch(
-      new URL('/payment/merchants/pay', formUrl),
-      form({
-        mdOrder: orderId,
-        pan: CARDS.hangsAtConfirm.pan,
-        expiry: '12/30',
-        cvv: '123',
-        cardholderName: 'A B',
-      }),
-    );
+    const submitted = await submitCard(formUrl, CARDS.hangsAtConfirm);
     // The card network took the money.
     expect(await sandboxOrderStatus(sandbox.url, orderId)).toBe(2);
 
