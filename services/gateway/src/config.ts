@@ -12,8 +12,11 @@ export const GatewayEnv = BaseEnv.extend({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** The gateway's public base URL: checkout links and the card network's return route. */
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
-  /** How long the gateway waits for payments (it waits for the card network in turn). */
-  PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  /**
+   * How long the gateway waits for payments, which waits up to CARDNET_TIMEOUT_MS (10 s)
+   * for the card network in turn; shorter than SHUTDOWN_TIMEOUT_MS, so a drain is not cut.
+   */
+  PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().default(12_000),
   /** Longest time a gateway trusts a cached key owner without hearing of a change. */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   /** How long the gateway waits for a backing service before answering 503. */
