@@ -52,6 +52,7 @@ for (const { schema, folder } of SERVICE_MIGRATIONS) {
 }
 
 const children: ChildProcess[] = [];
+let stopping = false;
 for (const service of SERVICES) {
   children.push(start(service.name, service.port));
   await waitReady(service.name, service.readyUrl);
@@ -87,6 +88,8 @@ Press Ctrl-C to stop.`);
 
 /** Stops the gateway first (its in-flight requests still need the others), then the rest. */
 function stop(): void {
+  if (stopping) return;
+  stopping = true;
   const gateway = children.at(-1);
   const others = children.slice(0, -1);
   const stopOthers = () => others.forEach((child) => child.kill('SIGTERM'));

@@ -11,17 +11,30 @@ export const MAX_METADATA_BYTES = 4096;
 /** The payment window of the hosted checkout. */
 export const PAYMENT_WINDOW_MS = 15 * 60 * 1000;
 
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Text that can be stored and echoed as sent: well-formed Unicode (no lone surrogate,
+ * which would come back as U+FFFD) and no control characters (Postgres refuses NUL).
+ */
+const cleanText = (value: string) => value.isWellFormed() && !CONTROL.test(value);
+
 const PaymentUrl = (field: string) =>
   z
     .string({ error: `${field} must be a string` })
     .max(1000, { error: `${field} must be at most 1000 characters` })
     .refine(isAbsoluteHttpUrl, { error: `${field} must be an absolute http(s) URL` });
 
+/** `http://host…` or `https://host…` written out: `http:host` parses but is not absolute. */
 function isAbsoluteHttpUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const { protocol, hostname } = new URL(value);
-  return (protocol === 'http:' || protocol === 'https:') && hostname.length > 0;
+  if (!/^https?:\/\/[^/?#\s]/i.test(value) || !cleanText(value) || !URL.canParse(value))
+    return false;
+  return new URL(value).hostname.length > 0;
 }
+
+/** How deep metadata may nest: deeper JSON is no order data, and costs stack to check. */
+export const MAX_METADATA_DEPTH = 16;
 
 /**
  * Body of POST /api/v1/payments. Business rules that depend on the merchant (amount
@@ -36,11 +49,17 @@ export const RegisterPaymentBody = z.strictObject({
   reference: z
     .string({ error: 'reference must be a string' })
     .min(1, { error: 'reference should not be empty' })
-    .max(255, { error: 'reference must be at most 255 characters' }),
+    .max(255, { error: 'reference must be at most 255 characters' })
+    .refine(cleanText, {
+      error: 'reference must not contain control characters or broken Unicode',
+    }),
   successUrl: PaymentUrl('successUrl').optional(),
   failureUrl: PaymentUrl('failureUrl').optional(),
   language: Language.optional(),
-  metadata: z.record(z.string(), z.json(), { error: 'metadata must be a JSON object' }).optional(),
+  metadata: z
+    .record(z.string(), z.json(), { error: 'metadata must be a JSON object' })
+    .refine(storableJson, { error: 'metadata must not contain NUL characters or broken Unicode' })
+    .optional(),
 });
 export type RegisterPaymentBody = z.infer<typeof RegisterPaymentBody>;
 
@@ -64,7 +83,11 @@ export const CheckoutStatus = z.enum([
 ]);
 export type CheckoutStatus = z.infer<typeof CheckoutStatus>;
 
-/** What every view of a payment says: its reference, money (centimes) and language. */
+/**
+ * What every view of a payment says: its reference, money and language. `amount` and
+ * `total` are centimes; `fees` is whole DZD on the merchant API (the spec's unit) and
+ * centimes on the payer's page view, which never leaves dzpay.
+ */
 const PaymentBasics = z.object({
   reference: z.string(),
   amount: z.int(),
@@ -162,6 +185,33 @@ export const CheckoutStartReply = z.object({
   formUrl: z.string().nullable(),
 });
 export const CheckoutReturnRequest = z.object({ paymentId: z.string() });
+
+/** How deep a JSON value nests (a scalar is 0), without recursion: safe on hostile input. */
+export function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** Whether every key and string of a JSON value can be stored in Postgres jsonb as sent. */
+function storableJson(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') {
+      if (!node.isWellFormed() || node.includes('\u0000')) return false;
+    } else if (typeof node === 'object' && node !== null) {
+      for (const [key, child] of Object.entries(node)) stack.push(key, child);
+    }
+  }
+  return true;
+}
 
 /** Ids of payments are UUIDs; anything else names no payment (and never reaches SQL). */
 export function isUuid(value: string): boolean {

@@ -95,8 +95,13 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
   };
 
   if (options.handleSignals ?? true) {
+    let signalled = false;
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      process.once(signal, () => {
+      // `on`, not `once`: a second signal during the drain must not kill the process
+      // with the default action; it is ignored, the deadline below still holds.
+      process.on(signal, () => {
+        if (signalled) return;
+        signalled = true;
         logger.info({ signal }, 'shutting down');
         const deadline = setTimeout(() => {
           logger.error('shutdown timed out');

@@ -176,7 +176,7 @@ describe('a payer in a browser, every service its own process', () => {
           successUrl: `${landingUrl}/merci?cart=42&step=done`,
           failureUrl: `${landingUrl}/echec?cart=42`,
         });
-        expect(payment).toMatchObject({ amount: AMOUNT, fees: 5_000, total: 255_000 });
+        expect(payment).toMatchObject({ amount: AMOUNT, fees: 50, total: 255_000 });
 
         await page.goto(payment.checkoutUrl);
         const summary = await summaryOf(page);

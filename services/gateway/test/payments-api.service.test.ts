@@ -18,6 +18,13 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
+/** {"a":{"a":…}} nested `levels` deep. */
+const deep = (levels: number): Record<string, unknown> => {
+  let value: Record<string, unknown> = {};
+  for (let i = 0; i < levels; i++) value = { a: value };
+  return value;
+};
+
 let seq = 0;
 const reference = () => `ORDER-${Date.now()}-${seq++}`;
 const body = (overrides: Record<string, unknown> = {}) => ({
@@ -69,7 +76,7 @@ describe('POST /api/v1/payments', () => {
     );
     expect(data).toMatchObject({
       amount: 250_000,
-      fees: 5_000,
+      fees: 50,
       total: 255_000,
       currency: 'DZD',
       language: 'ar',
@@ -135,6 +142,12 @@ describe('POST /api/v1/payments', () => {
       ['a language outside ar/fr/en', { language: 'de' }, 'language'],
       ['metadata that is not an object', { metadata: [1, 2] }, 'metadata'],
       ['an unknown field', { color: 'red' }, 'color'],
+      ['a reference with a NUL character', { reference: 'A\u0000B' }, 'reference'],
+      ['a reference with a lone surrogate', { reference: 'A\ud800B' }, 'reference'],
+      ['a URL without //', { successUrl: 'http:shop.example/ok' }, 'successUrl'],
+      ['a URL with a NUL character', { failureUrl: 'https://shop.example/\u0000' }, 'failureUrl'],
+      ['metadata with a NUL character', { metadata: { note: 'a\u0000b' } }, 'metadata'],
+      ['metadata nested 3000 levels deep', { metadata: deep(3000) }, 'metadata'],
     ])('for %s', async (_case, overrides, field) => {
       const error = await expectError(
         await register(body(overrides)),
@@ -260,6 +273,16 @@ describe('Idempotency-Key', () => {
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await again.json()).toEqual(await first.json());
+  });
+
+  it('treats the same body with its keys in another order as the same request', async () => {
+    const sent = body();
+    const key = `idem-${reference()}`;
+    const reordered = Object.fromEntries(Object.entries(sent).reverse());
+    expect((await register(sent, merchant.testKey, { 'idempotency-key': key })).status).toBe(201);
+    const again = await register(reordered, merchant.testKey, { 'idempotency-key': key });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('replays an error answer too', async () => {

@@ -1,4 +1,10 @@
-import { isJsonObject, RegisterPaymentBody, RefundPaymentBody } from '@dzpay/contracts';
+import {
+  isJsonObject,
+  jsonDepth,
+  MAX_METADATA_DEPTH,
+  RegisterPaymentBody,
+  RefundPaymentBody,
+} from '@dzpay/contracts';
 import type { z } from 'zod';
 import type { Parsed } from './qr-request.ts';
 
@@ -10,6 +16,19 @@ export interface Failure {
 
 /** Checks a POST /api/v1/payments body against every rule that does not depend on the merchant. */
 export function parseRegisterPayment(body: unknown): Parsed<RegisterPaymentBody, Failure[]> {
+  // Measured before the schema walks it: a hostile nesting must not exhaust the stack.
+  const metadata = isJsonObject(body) ? body.metadata : undefined;
+  if (metadata !== undefined && jsonDepth(metadata) > MAX_METADATA_DEPTH) {
+    return {
+      ok: false,
+      error: [
+        {
+          field: 'metadata',
+          message: `metadata must not nest deeper than ${MAX_METADATA_DEPTH} levels`,
+        },
+      ],
+    };
+  }
   return parseWith(RegisterPaymentBody, body);
 }
 

@@ -29,7 +29,8 @@ export async function checkoutRoutes(
       (_request, _body, done) => done(null, null),
     );
     const options = { config: { envelope: 'html' as const } };
-    const ask = { timeoutMs: deps.serviceTimeoutMs };
+    // Opening an expired link may ask the card network: pages wait as long as payments may.
+    const ask = { timeoutMs: deps.paymentsTimeoutMs };
 
     pages.get<{ Params: { token: string } } & LangQuery>(
       '/checkout/:token',

@@ -115,7 +115,16 @@ function idempotencyOf(request: FastifyRequest): { key: string; fingerprint: str
     ]);
   }
   const fingerprint = createHash('sha256')
-    .update(JSON.stringify(request.body ?? null))
+    .update(canonicalJson(request.body ?? null))
     .digest('hex');
   return { key, fingerprint };
+}
+
+/** JSON with object keys sorted: the same body sent with its keys in another order is the same request. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, node: unknown) =>
+    typeof node === 'object' && node !== null && !Array.isArray(node)
+      ? Object.fromEntries(Object.entries(node).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : node,
+  );
 }

@@ -197,10 +197,17 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
       | { kind: 'mismatch' }
       | { kind: 'in-progress' }
     > {
+      // A key whose first request died without an answer (a crash) is claimed again
+      // after a minute, rather than refusing every retry for 24 hours.
       const inserted = await sql`
         insert into idempotency_keys (merchant_id, mode, key, fingerprint)
         values (${scope.merchantId}, ${scope.mode}, ${key}, ${fingerprint})
-        on conflict do nothing returning key`;
+        on conflict (merchant_id, mode, key) do update
+          set fingerprint = excluded.fingerprint, created_at = now()
+          where idempotency_keys.response is null
+            and idempotency_keys.fingerprint = excluded.fingerprint
+            and idempotency_keys.created_at < now() - interval '1 minute'
+        returning key`;
       if (inserted.length === 1) return { kind: 'claimed' };
       const [row] = await sql<{ fingerprint: string; response: unknown; created_at: Date }[]>`
         select fingerprint, response, created_at from idempotency_keys

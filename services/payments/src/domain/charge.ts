@@ -25,21 +25,23 @@ export interface Refusal {
 
 /**
  * The rules of a registration that depend on the merchant, in the order the spec lists
- * their errors. Returns the first broken one, or null.
+ * their errors, but for the wallet: it is checked before the reference is taken (the
+ * duplicate check is the insert), so a merchant without a wallet does not use up
+ * references. Returns the first broken one, or null.
  */
 export function refusalOf(body: RegisterPaymentBody, terms: MerchantTerms): Refusal | null {
-  if (body.currency !== 'DZD') {
-    return {
-      code: 'PAYMENT_INSTANCE400_UNSUPPORTED_CURRENCY',
-      message: `currency ${body.currency} is not supported; use DZD`,
-      details: { currency: body.currency, supported: ['DZD'] },
-    };
-  }
   if (body.amount < terms.minAmount || body.amount > terms.maxAmount) {
     return {
       code: 'PAYMENT_INSTANCE400_AMOUNT_OUT_OF_RANGE',
       message: `amount must be between ${terms.minAmount} and ${terms.maxAmount} centimes`,
       details: { amount: body.amount, min: terms.minAmount, max: terms.maxAmount },
+    };
+  }
+  if (body.currency !== 'DZD') {
+    return {
+      code: 'PAYMENT_INSTANCE400_UNSUPPORTED_CURRENCY',
+      message: `currency ${body.currency} is not supported; use DZD`,
+      details: { currency: body.currency, supported: ['DZD'] },
     };
   }
   if (body.metadata && metadataBytes(body.metadata) > MAX_METADATA_BYTES) {

@@ -1,3 +1,4 @@
+import { centimesToDzd } from '@dzpay/contracts';
 import type {
   Language,
   Mode,
@@ -44,7 +45,8 @@ export function paymentView(record: PaymentRecord): PaymentView {
     id: record.id,
     reference: record.reference,
     amount: record.amount,
-    fees: record.fee,
+    // The spec gives the fee in DZD (the merchant configures it in whole dinars).
+    fees: centimesToDzd(record.fee),
     total: record.total,
     currency: record.currency,
     language: record.language,
@@ -83,7 +85,7 @@ export function paymentEvent(
       reference: record.reference,
       channel: record.channel,
       amount: record.amount,
-      fees: record.fee,
+      fees: record.fee, // centimes, like every amount inside dzpay
       total: record.total,
       currency: record.currency,
       status: record.status,

@@ -9,6 +9,7 @@ import {
 import type { PaymentsRepository } from '../adapters/payments-repository.ts';
 import { checkoutStatusOf, isOpen } from '../domain/checkout-status.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
+import { withReference } from '../domain/return-url.ts';
 import { hashToken } from '../domain/tokens.ts';
 import type { Settler } from './settle.ts';
 
@@ -101,11 +102,4 @@ function checkoutView(record: PaymentRecord): CheckoutView {
     expiresAt: record.expiresAt.toISOString(),
     redirectUrl: target ? withReference(target, record.reference) : null,
   };
-}
-
-/** The spec: `reference=<merchant reference>` is appended, the URL's own query kept. */
-function withReference(url: string, reference: string): string {
-  const target = new URL(url);
-  target.searchParams.append('reference', reference);
-  return target.href;
 }

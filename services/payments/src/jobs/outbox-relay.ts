@@ -10,8 +10,9 @@ export interface OutboxRelay {
 /**
  * Publishes committed events to JetStream in commit order, with the event id as
  * Nats-Msg-Id, and marks each one after the stream acknowledged it. A crash between
- * the two republishes the event, which the stream drops as a duplicate; rows are
- * locked while published, so two replicas never publish the same batch.
+ * the two republishes the event, which the stream drops as a duplicate within its
+ * two-minute window (later, consumers drop it by event id). One replica publishes at a
+ * time, under an advisory lock, so the stream keeps commit order.
  */
 export async function startOutboxRelay(deps: {
   sql: Sql;
@@ -26,6 +27,10 @@ export async function startOutboxRelay(deps: {
 
   async function publishBatch(): Promise<number> {
     return deps.sql.begin(async (tx) => {
+      // One publisher at a time across replicas, so events go out in commit order.
+      const [lock] = await tx<{ held: boolean }[]>`
+        select pg_try_advisory_xact_lock(hashtext('dzpay:outbox-relay')) as held`;
+      if (!lock?.held) return 0;
       const rows = await tx<{ id: string; subject: string; payload: unknown }[]>`
         select id, subject, payload from outbox
         where published_at is null
