@@ -165,6 +165,7 @@ export type PaymentsGetRequest = z.infer<typeof PaymentsGetRequest>;
 export const PaymentsRefundRequest = MerchantScope.extend({
   id: z.string(),
   amount: z.int().positive().optional(),
+  idempotency: IdempotencyRequest.optional(),
 });
 export type PaymentsRefundRequest = z.infer<typeof PaymentsRefundRequest>;
 

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { PaymentView, RegisteredPayment } from '@dzpay/contracts';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARDS, submitCard } from './payer.ts';
 import { eventTypesOf } from './payment-events.ts';
@@ -89,6 +91,47 @@ describe('the 15-minute window (shortened here)', () => {
     expect(view.status).toBe('expired');
     // Not charged: the card network holds the order cancelled, never deposited.
     expect(await sandboxOrderStatus(stack.sandbox!.url, view.orderId!)).toBe(3);
+  });
+});
+
+describe('the sweeper, for what nobody comes back for', () => {
+  const db = () => postgres(stack.infra.databaseUrl, { max: 1, onnotice: () => {} });
+
+  it('expires an attempt whose order the card network no longer knows (it took no money)', async () => {
+    const payment = await registered();
+    const sql = db();
+    // As after a card network (or sandbox) restart: the order id names nothing there.
+    await sql`update payments.payments set cardnet_order_id = ${randomUUID()} where id = ${payment.id}`;
+    await sql.end();
+    await expect
+      .poll(async () => (await read(payment.id)).status, { timeout: 5_000 })
+      .toBe('expired');
+  });
+
+  it('refunds money the card network took for an attempt we had reported failed', async () => {
+    const payment = await registered();
+    const formUrl = (
+      await fetch(`${payment.checkoutUrl}/pay`, { method: 'POST', redirect: 'manual' })
+    ).headers.get('location')!;
+    const sql = db();
+    // As when refunding a late payment failed: failed for the merchant, money still due back.
+    await sql`update payments.payments
+              set status = 'failed', failure_reason = 'expired', refund_due = true
+              where id = ${payment.id}`;
+    await submitCard(formUrl, CARDS.approved, 'LATE PAYER');
+    const orderId = new URL(formUrl).searchParams.get('mdOrder')!;
+    await expect
+      .poll(() => sandboxOrderStatus(stack.sandbox!.url, orderId), { timeout: 5_000 })
+      .toBe(4);
+    await expect
+      .poll(async () => {
+        const [row] = await sql<{ refund_due: boolean }[]>`
+          select refund_due from payments.payments where id = ${payment.id}`;
+        return row!.refund_due;
+      })
+      .toBe(false);
+    await sql.end();
+    expect((await read(payment.id)).status).toBe('expired');
   });
 });
 

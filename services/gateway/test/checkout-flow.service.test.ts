@@ -167,6 +167,55 @@ describe('POST /api/v1/payments/{id}/refund', () => {
       .toEqual(['payment.created', 'payment.processing', 'payment.succeeded', 'payment.refunded']);
   });
 
+  it('a retried partial refund with the same Idempotency-Key pays back once', async () => {
+    const payment = await registered();
+    await payByHttp(payment.checkoutUrl, CARDS.approved);
+    const headers = { 'x-api-key': merchant.testKey, 'idempotency-key': `refund-${payment.id}` };
+    const first = await stack.post(
+      `/api/v1/payments/${payment.id}/refund`,
+      { amount: 20_000 },
+      headers,
+    );
+    const again = await stack.post(
+      `/api/v1/payments/${payment.id}/refund`,
+      { amount: 20_000 },
+      headers,
+    );
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual(await first.json());
+    expect((await read(payment.id)).refundedAmount).toBe(20_000);
+
+    const otherBody = await stack.post(
+      `/api/v1/payments/${payment.id}/refund`,
+      { amount: 10_000 },
+      headers,
+    );
+    expect(otherBody.status).toBe(409);
+    expect(StandardError.parse(await otherBody.json()).errorCode).toBe('IDEMPOTENCY409_KEY_REUSED');
+  });
+
+  it('records a refund the card network made but whose answer was lost, instead of making it again', async () => {
+    const payment = await registered();
+    const { orderId } = await payByHttp(payment.checkoutUrl, CARDS.approved);
+    // The card network refunds 30 000 behind our back (as if our answer was lost).
+    await fetch(`${stack.sandbox!.url}/payment/rest/refund.do`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        userName: 'sandbox',
+        password: 'sandbox',
+        orderId,
+        amount: '30000',
+      }).toString(),
+    });
+    const rest = await refund(payment.id);
+    const final = PaymentView.parse(((await rest.json()) as { data: unknown }).data);
+    expect(final).toMatchObject({ status: 'refunded', refundedAmount: 150_000 });
+    // The card network paid back the total once: 30 000 then the remaining 120 000.
+    expect(await sandboxOrderStatus(stack.sandbox!.url, orderId)).toBe(4);
+  });
+
   it('refuses to refund a payment that did not succeed: 409 PAYMENT_INSTANCE409_NOT_REFUNDABLE', async () => {
     const payment = await registered();
     const response = await refund(payment.id);

@@ -71,11 +71,17 @@ export function paymentsRoutes(app: FastifyInstance, deps: PaymentsRoutesDeps): 
       const { scope } = authOf(request);
       const parsed = parseRefund(request.body);
       if (!parsed.ok) throw ValidationFailure.of(parsed.error);
+      const idempotency = idempotencyOf(request);
       const data = await requestRpc(
         deps.nats,
         deps.natsPrefix,
         Rpc.paymentsRefund,
-        { ...scope, id: request.params.id, ...parsed.value },
+        {
+          ...scope,
+          id: request.params.id,
+          ...parsed.value,
+          ...(idempotency ? { idempotency } : {}),
+        },
         rpcOptions,
       );
       return {
@@ -115,7 +121,8 @@ function idempotencyOf(request: FastifyRequest): { key: string; fingerprint: str
     ]);
   }
   const fingerprint = createHash('sha256')
-    .update(canonicalJson(request.body ?? null))
+    // The route is part of what is fingerprinted: one key cannot serve two operations.
+    .update(`${request.method} ${request.url.split('?')[0]} ${canonicalJson(request.body ?? null)}`)
     .digest('hex');
   return { key, fingerprint };
 }

@@ -23,6 +23,7 @@ export type PaymentPatch = Partial<
     | 'maskedPan'
     | 'actionCode'
     | 'refundedAmount'
+    | 'refundDue'
     | 'paidAt'
   >
 >;
@@ -36,6 +37,7 @@ const COLUMNS: Record<keyof PaymentPatch, string> = {
   maskedPan: 'masked_pan',
   actionCode: 'action_code',
   refundedAmount: 'refunded_amount',
+  refundDue: 'refund_due',
   paidAt: 'paid_at',
 };
 
@@ -48,6 +50,7 @@ export type NewPayment = Omit<
   | 'maskedPan'
   | 'actionCode'
   | 'refundedAmount'
+  | 'refundDue'
   | 'paidAt'
   | 'createdAt'
   | 'updatedAt'
@@ -181,6 +184,37 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
       return rows.map(toRecord);
     },
 
+    /** Failed attempts the card network may still hold money for. */
+    async refundsDue(limit: number): Promise<PaymentRecord[]> {
+      const rows = await sql<Row[]>`
+        select * from payments where refund_due order by updated_at limit ${limit}`;
+      return rows.map(toRecord);
+    },
+
+    /**
+     * Runs `work` while this process alone settles the payment: the return route, the
+     * payer's pages, the sweeper and other replicas never talk to the card network about
+     * one payment at the same time. The lock is a session advisory lock on a reserved
+     * connection, so a process that dies mid-settlement releases it with its connection.
+     * Returns null when someone else holds it.
+     */
+    async whileSettling<T>(id: string, work: () => Promise<T>): Promise<T | null> {
+      const connection = await sql.reserve();
+      const name = `dzpay:settle:${id}`;
+      try {
+        const [lock] = await connection<{ held: boolean }[]>`
+          select pg_try_advisory_lock(hashtext(${name})) as held`;
+        if (!lock?.held) return null;
+        try {
+          return await work();
+        } finally {
+          await connection`select pg_advisory_unlock(hashtext(${name}))`;
+        }
+      } finally {
+        connection.release();
+      }
+    },
+
     // ---- idempotency keys ----
 
     /**
@@ -278,6 +312,7 @@ function toRecord(row: Row): PaymentRecord {
     maskedPan: (row.masked_pan as string | null) ?? null,
     actionCode: (row.action_code as number | null) ?? null,
     refundedAmount: row.refunded_amount as number,
+    refundDue: row.refund_due as boolean,
     expiresAt: row.expires_at as Date,
     paidAt: (row.paid_at as Date | null) ?? null,
     createdAt: row.created_at as Date,

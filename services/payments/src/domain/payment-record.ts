@@ -34,6 +34,8 @@ export interface PaymentRecord {
   maskedPan: string | null;
   actionCode: number | null;
   refundedAmount: number;
+  /** The card network may hold money for this failed attempt: the sweeper checks it. */
+  refundDue: boolean;
   expiresAt: Date;
   paidAt: Date | null;
   createdAt: Date;

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import {
   isUuid,
   PAYMENT_WINDOW_MS,
+  PaymentsRegisterReply,
+  PaymentView,
   Rpc,
-  RpcFailure,
   type MerchantTerms,
-  type PaymentsRegisterReply,
   type PaymentsRegisterRequest,
   type RegisterPaymentBody,
 } from '@dzpay/contracts';
@@ -21,6 +21,8 @@ import type { PaymentsRepository } from '../adapters/payments-repository.ts';
 import { chargeFor, refusalOf } from '../domain/charge.ts';
 import { paymentView } from '../domain/payment-record.ts';
 import { newCheckoutToken } from '../domain/tokens.ts';
+import { idempotent } from './idempotency.ts';
+import { refunder } from './refund.ts';
 
 export interface PaymentsHandlersDeps {
   nats: NatsConnection;
@@ -33,9 +35,6 @@ export interface PaymentsHandlersDeps {
   windowMs?: number;
   clock?: () => Date;
 }
-
-/** Codes whose answer is worth replaying for the same Idempotency-Key: not "retry later". */
-const TRANSIENT = new Set(['SERVICE503_UNAVAILABLE', 'INTERNAL500_ERROR']);
 
 /** payments.register, payments.get and payments.refund (the merchant API's operations). */
 export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcServer[]> {
@@ -92,7 +91,11 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
         failUrl: returnUrl,
         language: record.language,
         description: `${terms.name} ${body.reference}`.slice(0, 99),
-        sessionTimeoutSecs: Math.max(600, Math.ceil(windowMs / 1000)),
+        // The card form closes with our window (SATIM accepts 600 s at the least).
+        sessionTimeoutSecs: Math.max(
+          600,
+          Math.floor((record.expiresAt.getTime() - clock().getTime()) / 1000),
+        ),
         udf1: id,
       });
       const registered = await repository.annotate(id, {
@@ -120,49 +123,19 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
     }
   }
 
-  async function register({
-    merchant,
-    payment,
-    idempotency,
-  }: PaymentsRegisterRequest): Promise<PaymentsRegisterReply> {
-    if (!idempotency) return registerOnce(merchant, payment);
+  async function register({ merchant, payment, idempotency }: PaymentsRegisterRequest) {
     const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
-    const claim = await repository.claimIdempotencyKey(
+    const { value, replayed } = await idempotent(
+      repository,
       scope,
-      idempotency.key,
-      idempotency.fingerprint,
+      idempotency,
+      PaymentsRegisterReply,
+      () => registerOnce(merchant, payment),
     );
-    if (claim.kind === 'mismatch') {
-      throw new AppError(
-        'IDEMPOTENCY409_KEY_REUSED',
-        'this Idempotency-Key was used with another request body',
-      );
-    }
-    if (claim.kind === 'in-progress') {
-      throw new AppError(
-        'IDEMPOTENCY409_KEY_REUSED',
-        'a request with this Idempotency-Key is still running; retry shortly',
-      );
-    }
-    if (claim.kind === 'replay') return replay(claim.response);
-
-    try {
-      const reply = await registerOnce(merchant, payment);
-      await repository.storeIdempotentResponse(scope, idempotency.key, { ok: true, value: reply });
-      return reply;
-    } catch (error) {
-      if (error instanceof AppError && !TRANSIENT.has(error.code)) {
-        const { code, message, details } = error;
-        await repository.storeIdempotentResponse(scope, idempotency.key, {
-          ok: false,
-          error: { code, message, details },
-        });
-      } else {
-        await repository.releaseIdempotencyKey(scope, idempotency.key);
-      }
-      throw error;
-    }
+    return { ...value, replayed };
   }
+
+  const refund = refunder(deps);
 
   return Promise.all([
     serveRpc(nats, prefix, Rpc.paymentsRegister, register, logger),
@@ -185,94 +158,14 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
       nats,
       prefix,
       Rpc.paymentsRefund,
-      ({ merchantId, mode, id, amount }) =>
-        repository.withLockedPayment(
-          { merchantId, mode },
-          isUuid(id) ? id : null,
-          async (record, save) => {
-            if (!record) throw notFound(id);
-            if (record.status !== 'success' || !record.cardnetOrderId) {
-              throw new AppError(
-                'PAYMENT_INSTANCE409_NOT_REFUNDABLE',
-                'only a successful payment can be refunded',
-                {
-                  details: { status: paymentView(record).status },
-                },
-              );
-            }
-            const remaining = record.total - record.refundedAmount;
-            const refund = amount ?? remaining;
-            if (refund > remaining) {
-              throw new AppError(
-                'VALIDATION400_BAD_REQUEST',
-                'amount exceeds what is left to refund',
-                {
-                  details: {
-                    failures: [{ field: 'amount', message: `amount must be at most ${remaining}` }],
-                  },
-                },
-              );
-            }
-            await refundAtCardNetwork(
-              deps.cardNetworks[mode],
-              record.cardnetOrderId,
-              record.refundedAmount,
-              refund,
-            );
-            const refundedAmount = record.refundedAmount + refund;
-            const full = refundedAmount === record.total;
-            return paymentView(
-              await save(
-                { refundedAmount, ...(full ? { status: 'refunded' as const } : {}) },
-                full ? 'payment.refunded' : null,
-              ),
-            );
-          },
-        ),
+      async ({ idempotency, ...request }) =>
+        (await idempotent(repository, request, idempotency, PaymentView, () => refund(request)))
+          .value,
       logger,
     ),
   ]);
 }
 
-/**
- * Asks for a refund once. A refund is never retried blindly (it could pay back twice):
- * when the answer is lost, the order's refunded amount says whether it happened.
- */
-async function refundAtCardNetwork(
-  network: CardNetwork,
-  orderId: string,
-  alreadyRefunded: number,
-  amount: number,
-) {
-  try {
-    await network.refund(orderId, amount);
-  } catch (error) {
-    if (!(error instanceof CardNetworkError)) throw error;
-    if (error.kind !== 'rejected') {
-      const order = await network.status(orderId).catch(() => null);
-      if (order && order.refundedAmount >= alreadyRefunded + amount) return;
-    }
-    throw new AppError(
-      'SERVICE503_UNAVAILABLE',
-      'the card network did not take the refund; retry later',
-      {
-        details: {
-          reason: 'card network',
-          ...(error.errorCode ? { cardNetworkCode: error.errorCode } : {}),
-        },
-        cause: error,
-      },
-    );
-  }
-}
-
 function notFound(id: string): AppError {
   return new AppError('PAYMENT_INSTANCE404_NOT_FOUND', 'payment not found', { details: { id } });
-}
-
-function replay(stored: unknown): PaymentsRegisterReply {
-  const answer = stored as { ok: boolean; value?: PaymentsRegisterReply; error?: unknown };
-  if (answer.ok && answer.value) return { ...answer.value, replayed: true };
-  const { code, message, details } = RpcFailure.parse(answer.error);
-  throw new AppError(code, message, details ? { details } : {});
 }

@@ -10,8 +10,9 @@ export interface Sweeper {
 
 /**
  * Decides attempts nobody else will: windows that closed while the payer never came
- * back, and outcomes lost to a crash between the card network's approval and our
- * commit. It asks the card network; it never guesses.
+ * back, outcomes lost to a crash between the card network's approval and our commit,
+ * and money the card network took for attempts we reported failed. It asks the card
+ * network; it never guesses.
  */
 export function startSweeper(deps: {
   repository: PaymentsRepository;
@@ -36,6 +37,13 @@ export function startSweeper(deps: {
       } catch (err) {
         deps.logger.warn({ err, paymentId: record.id }, 'sweeper could not decide an attempt yet');
       }
+    }
+    for (const record of await deps.repository.refundsDue(50)) {
+      await deps.settle
+        .settleRefundDue(record)
+        .catch((err: unknown) =>
+          deps.logger.warn({ err, paymentId: record.id }, 'refund check failed'),
+        );
     }
     await deps.repository.forgetIdempotencyKeys(new Date(clock().getTime() - 24 * 3600 * 1000));
     return decided;
