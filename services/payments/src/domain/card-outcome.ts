@@ -1,4 +1,4 @@
-import type { CardOrderStatus } from '../adapters/cardnet/card-network.ts';
+import type { CardOrderStatus } from './card-order.ts';
 import { EXPIRED } from './checkout-status.ts';
 
 /** What the card network's word about an order means for our attempt. */
