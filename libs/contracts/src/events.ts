@@ -32,6 +32,13 @@ export const PaymentEventData = z.object({
   refundedAmount: z.int(),
   paidAt: z.iso.datetime().nullable(),
   metadata: z.record(z.string(), z.json()).nullable(),
+  /**
+   * AGENCY attempts: when the lock on the reference expires; null while the card network
+   * holds the order (the lock then has no expiry but is held). Absent for CHECKOUT.
+   */
+  lockExpiresAt: z.iso.datetime().nullable().optional(),
+  /** When the event's attempt was created (the status record's createdAt). */
+  createdAt: z.iso.datetime().optional(),
 });
 export type PaymentEventData = z.infer<typeof PaymentEventData>;
 
@@ -50,6 +57,7 @@ export type PaymentEvent = z.infer<typeof PaymentEvent>;
 /** JetStream streams and the subjects they hold (the deployment prefix is added). */
 export const Streams = {
   payments: { name: 'PAYMENTS', subjects: ['payments.events.>'] },
+  webhooks: { name: 'WEBHOOKS', subjects: ['webhooks.events.>'] },
 } as const;
 
 export function paymentEventSubject(type: PaymentEventType): string {

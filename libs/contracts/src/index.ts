@@ -6,4 +6,5 @@ export * from './payments.ts';
 export * from './qr.ts';
 export * from './rpc.ts';
 export * from './scope.ts';
+export * from './status.ts';
 export * from './validation.ts';

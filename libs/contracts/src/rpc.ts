@@ -21,6 +21,7 @@ import {
   PaymentsRegisterRequest,
   PaymentView,
 } from './payments.ts';
+import { StatusRecord, StatusReferenceRequest } from './status.ts';
 
 /** One request/reply operation over NATS: its subject and the schemas of both sides. */
 export interface RpcDefinition<
@@ -52,6 +53,7 @@ export const Rpc = {
   checkoutView: rpc('payments.checkout.view', CheckoutTokenRequest, CheckoutView),
   checkoutStart: rpc('payments.checkout.start', CheckoutTokenRequest, CheckoutStartReply),
   checkoutReturn: rpc('payments.checkout.return', CheckoutReturnRequest, CheckoutView),
+  statusReferenceGet: rpc('status.reference.get', StatusReferenceRequest, StatusRecord),
 } as const;
 
 /** Errors cross the wire as a code from the catalog, never as a stack trace. */

@@ -98,6 +98,7 @@ export function paymentEvent(
       refundedAmount: record.refundedAmount,
       paidAt: record.paidAt?.toISOString() ?? null,
       metadata: record.metadata as PaymentEvent['data']['metadata'],
+      createdAt: record.createdAt.toISOString(),
     },
   };
 }
