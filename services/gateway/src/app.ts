@@ -8,6 +8,7 @@ import { installErrorHandling } from './handlers/errors.ts';
 import { checkoutRoutes } from './handlers/checkout-routes.ts';
 import { paymentsRoutes } from './handlers/payments-routes.ts';
 import { qrRoutes } from './handlers/qr-routes.ts';
+import { statusRoutes } from './handlers/status-routes.ts';
 
 export interface GatewayDeps {
   logger: FastifyBaseLogger;
@@ -20,6 +21,7 @@ export interface GatewayDeps {
   serviceTimeoutMs: number;
   paymentsTimeoutMs: number;
   publicBaseUrl: string;
+  statusRateLimitPerMinute: number;
   trustProxyHops: number;
   clock?: () => Date;
 }
@@ -41,6 +43,9 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
     // Fastify's own request lines carry the raw URL, and checkout URLs carry the payer's
     // token: requests are logged below by route pattern instead.
     disableRequestLogging: true,
+    // Status references may be 255 characters (URL-encoded, longer): let the router pass
+    // them to the handler, which answers the spec's 400 past 255.
+    maxParamLength: 2048,
   });
   // The API speaks JSON only; without this, a text/plain body would reach the handlers
   // as a string and be judged field by field instead of by its content type.
@@ -74,6 +79,7 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
   app.get('/favicon.ico', (_request, reply) => reply.code(204).send());
   qrRoutes(app, { ...deps, clock: deps.clock ?? (() => new Date()) });
   paymentsRoutes(app, deps);
+  statusRoutes(app, deps);
   await checkoutRoutes(app, deps);
   return app;
 }

@@ -19,6 +19,8 @@ export const GatewayEnv = BaseEnv.extend({
   PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().default(12_000),
   /** Longest time a gateway trusts a cached key owner without hearing of a change. */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  /** The spec's limit on the payment status endpoint, per key and minute. */
+  STATUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(60),
   /** How long the gateway waits for a backing service before answering 503. */
   SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
 });

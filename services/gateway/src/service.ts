@@ -45,6 +45,7 @@ export async function startGateway(
     serviceTimeoutMs: config.SERVICE_TIMEOUT_MS,
     paymentsTimeoutMs: config.PAYMENTS_TIMEOUT_MS,
     publicBaseUrl: config.PUBLIC_BASE_URL,
+    statusRateLimitPerMinute: config.STATUS_RATE_LIMIT_PER_MINUTE,
     trustProxyHops: config.TRUST_PROXY_HOPS,
   });
   const address = await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
