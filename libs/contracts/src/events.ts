@@ -37,6 +37,8 @@ export const PaymentEventData = z.object({
    * holds the order (the lock then has no expiry but is held). Absent for CHECKOUT.
    */
   lockExpiresAt: z.iso.datetime().nullable().optional(),
+  /** AGENCY attempts: whether the attempt holds its reference at all (a multi-use QR code does not). */
+  locksReference: z.boolean().optional(),
   /** When the event's attempt was created (the status record's createdAt). */
   createdAt: z.iso.datetime().optional(),
 });

@@ -1,3 +1,4 @@
+export * from './agency.ts';
 export * from './errors.ts';
 export * from './events.ts';
 export * from './envelopes.ts';

@@ -22,6 +22,12 @@ import {
   PaymentView,
 } from './payments.ts';
 import { StatusRecord, StatusReferenceRequest } from './status.ts';
+import {
+  AttemptStartReply,
+  AttemptStartRequest,
+  PartnerProduct,
+  ProductLookupRequest,
+} from './agency.ts';
 
 /** One request/reply operation over NATS: its subject and the schemas of both sides. */
 export interface RpcDefinition<
@@ -54,6 +60,8 @@ export const Rpc = {
   checkoutStart: rpc('payments.checkout.start', CheckoutTokenRequest, CheckoutStartReply),
   checkoutReturn: rpc('payments.checkout.return', CheckoutReturnRequest, CheckoutView),
   statusReferenceGet: rpc('status.reference.get', StatusReferenceRequest, StatusRecord),
+  productLookup: rpc('payments.product.lookup', ProductLookupRequest, PartnerProduct),
+  attemptStart: rpc('payments.attempts.start', AttemptStartRequest, AttemptStartReply),
 } as const;
 
 /** Errors cross the wire as a code from the catalog, never as a stack trace. */

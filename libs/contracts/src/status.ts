@@ -9,6 +9,7 @@ export type Stage = z.infer<typeof Stage>;
 export const AttemptStatus = z.enum(['pending', 'processing', 'success', 'failed', 'refunded']);
 
 export const WebhookDelivery = z.enum(['success', 'fail', 'pending']);
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 /** `payment` of the status record: the attempt that decided the stage. */
 export const StatusPayment = z.object({

@@ -3,8 +3,10 @@ import rateLimit from '@fastify/rate-limit';
 import type { NatsConnection, Redis } from '@dzpay/platform';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Histogram, type Registry } from 'prom-client';
+import type { AccountsRepository } from './adapters/accounts-repository.ts';
 import type { KeyOwnerLookup } from './adapters/key-owner-cache.ts';
 import { installErrorHandling } from './handlers/errors.ts';
+import { agencyRoutes } from './handlers/agency-routes.ts';
 import { checkoutRoutes } from './handlers/checkout-routes.ts';
 import { paymentsRoutes } from './handlers/payments-routes.ts';
 import { qrRoutes } from './handlers/qr-routes.ts';
@@ -13,6 +15,8 @@ import { statusRoutes } from './handlers/status-routes.ts';
 export interface GatewayDeps {
   logger: FastifyBaseLogger;
   keys: KeyOwnerLookup;
+  accounts: AccountsRepository;
+  secretsKey: Buffer | undefined;
   nats: NatsConnection;
   natsPrefix: string;
   redis: Redis;
@@ -81,6 +85,7 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
   paymentsRoutes(app, deps);
   statusRoutes(app, deps);
   await checkoutRoutes(app, deps);
+  await agencyRoutes(app, deps);
   return app;
 }
 

@@ -17,6 +17,11 @@ export const GatewayEnv = BaseEnv.extend({
    * for the card network in turn; shorter than SHUTDOWN_TIMEOUT_MS, so a drain is not cut.
    */
   PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().default(12_000),
+  /**
+   * 32 random bytes, base64: seals partners' API secrets at rest (AES-256-GCM). Without
+   * it, partner endpoints can be neither set nor used.
+   */
+  SECRETS_KEY: z.string().optional(),
   /** Longest time a gateway trusts a cached key owner without hearing of a change. */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   /** The spec's limit on the payment status endpoint, per key and minute. */

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { accountsRepository } from './adapters/accounts-repository.ts';
 import { invalidateOnAccountChanges, keyOwnerCache } from './adapters/key-owner-cache.ts';
 import { buildGatewayApp } from './app.ts';
+import { secretsKey } from './domain/sealed-secret.ts';
 import { GatewayEnv } from './config.ts';
 
 export interface Gateway {
@@ -29,7 +30,8 @@ export async function startGateway(
     env,
   );
   const { config } = runtime;
-  const keys = keyOwnerCache(accountsRepository(runtime.sql), {
+  const accounts = accountsRepository(runtime.sql);
+  const keys = keyOwnerCache(accounts, {
     ttlMs: config.KEY_CACHE_TTL_MS,
     maxEntries: 10_000,
   });
@@ -37,6 +39,8 @@ export async function startGateway(
   const app = await buildGatewayApp({
     logger: runtime.logger,
     keys,
+    accounts,
+    secretsKey: config.SECRETS_KEY ? secretsKey(config.SECRETS_KEY) : undefined,
     nats: runtime.nats,
     natsPrefix: config.NATS_PREFIX,
     redis: runtime.redis!,

@@ -3,6 +3,7 @@ import { requestRpc, type BaseEnv, type Runtime } from '@dzpay/platform';
 import { startSandbox, type Sandbox } from '@dzpay/cardnet-sandbox/service';
 import { startPayments } from '@dzpay/payments/service';
 import { startQrConfig } from '@dzpay/qr-config/service';
+import { startStatus } from '@dzpay/status/service';
 import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import {
   accountsRepository,
@@ -21,6 +22,7 @@ export interface Stack {
   gateway: Gateway;
   qrConfig: Runtime<BaseEnv> | undefined;
   payments: Runtime<BaseEnv> | undefined;
+  status: Runtime<BaseEnv> | undefined;
   /** The card network sandbox test keys pay against. */
   sandbox: Sandbox | undefined;
   /** A merchant with an active test key and an active live key, and a wallet by default. */
@@ -42,6 +44,8 @@ export async function startStack(
     withQrConfig?: boolean;
     /** Start the sandbox and payments too (in this process), with these variables. */
     withPayments?: boolean | Record<string, string>;
+    /** Start the status service (the projection behind the status endpoint). */
+    withStatus?: boolean;
   } = {},
 ): Promise<Stack> {
   const infra = await isolatedInfra(label);
@@ -74,6 +78,9 @@ export async function startStack(
         { handleSignals: false },
       )
     : undefined;
+  const status = options.withStatus
+    ? await startStatus(infra.env, { handleSignals: false })
+    : undefined;
   const gateway = await startGateway(
     {
       ...infra.env,
@@ -93,6 +100,7 @@ export async function startStack(
     gateway,
     qrConfig,
     payments,
+    status,
     sandbox,
     async merchant(name = 'Test merchant', terms = { walletId: 'wallet-test' }) {
       const created = await accounts.createMerchant(name);
@@ -132,6 +140,7 @@ export async function startStack(
     async stop() {
       await gateway.runtime.stop();
       await payments?.stop();
+      await status?.stop();
       await sandbox?.close();
       await qrConfig?.stop();
       await infra.cleanup();

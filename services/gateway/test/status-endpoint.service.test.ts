@@ -10,7 +10,7 @@ beforeAll(async () => {
   stack = await startStack(
     'status-endpoint',
     { RATE_LIMIT_PER_MINUTE: '100000' },
-    { withQrConfig: false },
+    { withQrConfig: false, withStatus: true },
   );
   merchant = await stack.merchant('Partner shop');
 });
@@ -101,4 +101,27 @@ describe('GET /partner/payments/v1/{reference}/status errors', () => {
       ],
     });
   });
+
+  it('429 {statusCode, message} past 60 requests a minute per key, allowed again a minute later', async () => {
+    const limited = await stack.merchant('Busy partner');
+    const headers = { 'x-api-key': limited.testKey };
+    const windowStart = Date.now();
+    for (let i = 0; i < 60; i++) {
+      const response = await status(`REF-${i}`, headers);
+      const text = await response.text();
+      expect(response.status, text).toBe(200);
+    }
+    const refused = await status('REF-61', headers);
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['message', 'statusCode']);
+    expect(body.statusCode).toBe(429);
+    // Another key has its own minute.
+    expect((await status('REF-1')).status).toBe(200);
+
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, windowStart + 61_000 - Date.now())),
+    );
+    expect((await status('REF-62', headers)).status).toBe(200);
+  }, 90_000);
 });

@@ -4,6 +4,8 @@ import { satimCardNetwork } from './adapters/cardnet/satim-client.ts';
 import { paymentsRepository } from './adapters/payments-repository.ts';
 import { unconfiguredCardNetwork } from './adapters/unconfigured-card-network.ts';
 import { PaymentsEnv } from './config.ts';
+import { referenceLocks } from './adapters/reference-lock.ts';
+import { serveAttemptHandlers } from './handlers/attempt-handlers.ts';
 import { serveCheckoutHandlers } from './handlers/checkout-handlers.ts';
 import { servePaymentsHandlers } from './handlers/payments-handlers.ts';
 import { settler } from './handlers/settle.ts';
@@ -25,6 +27,7 @@ export async function startPayments(
       schema: 'payments',
       migrations: new URL('../migrations/', import.meta.url),
       env: PaymentsEnv,
+      redis: true,
       handleSignals: options.handleSignals ?? true,
     },
     env,
@@ -64,6 +67,22 @@ export async function startPayments(
       windowMs: config.PAYMENT_WINDOW_MS,
     })),
     ...(await serveCheckoutHandlers({ nats, prefix, repository, settle, logger })),
+    ...(await serveAttemptHandlers({
+      nats,
+      prefix,
+      repository,
+      locks: referenceLocks(runtime.redis!),
+      settle,
+      logger,
+      open: {
+        repository,
+        cardNetworks,
+        logger,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+        windowMs: config.PAYMENT_WINDOW_MS,
+        clock: () => new Date(),
+      },
+    })),
   ];
   const sweeper = startSweeper({
     repository,

@@ -1,9 +1,13 @@
 import { startRuntime, type Runtime } from '@dzpay/platform';
 import { qrRepository } from './adapters/qr-repository.ts';
 import { QrConfigEnv } from './config.ts';
+import { consumePaymentEvents } from './handlers/payment-events.ts';
 import { serveQrHandlers } from './handlers/qr-handlers.ts';
 
-/** Wires qr-config: runtime, repository, NATS handlers; shutdown drains the handlers first. */
+/**
+ * Wires qr-config: runtime, repository, NATS handlers and the payment-event consumer;
+ * shutdown stops both (finishing what they took) before the connections close.
+ */
 export async function startQrConfig(
   env: Record<string, string | undefined>,
   options: { handleSignals?: boolean } = {},
@@ -18,15 +22,18 @@ export async function startQrConfig(
     },
     env,
   );
-  const servers = await serveQrHandlers({
+  const deps = {
     nats: runtime.nats,
     prefix: runtime.config.NATS_PREFIX,
     repository: qrRepository(runtime.sql),
     logger: runtime.logger,
-  });
+  };
+  const servers = await serveQrHandlers(deps);
   runtime.onStop(async () => {
     await Promise.all(servers.map((server) => server.stop()));
   });
+  const paymentEvents = await consumePaymentEvents(deps);
+  runtime.onStop(() => paymentEvents.stop());
   runtime.ops.markReady();
   return runtime;
 }

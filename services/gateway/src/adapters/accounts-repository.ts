@@ -136,6 +136,34 @@ export function accountsRepository(sql: Sql) {
       return rows[0] ? toMerchant(rows[0]) : null;
     },
 
+    /** Sets the partner's server for a merchant and mode; false when there is no such merchant. */
+    async setPartnerEndpoint(
+      merchantId: string,
+      mode: Mode,
+      apiUrl: string,
+      sealedSecret: Buffer,
+    ): Promise<boolean> {
+      const rows = await sql`
+        insert into partner_endpoints (merchant_id, mode, api_url, api_secret_sealed)
+        select id, ${mode}, ${apiUrl}, ${sealedSecret} from merchants where id = ${merchantId}
+        on conflict (merchant_id, mode) do update
+          set api_url = excluded.api_url, api_secret_sealed = excluded.api_secret_sealed, updated_at = now()
+        returning merchant_id`;
+      return rows.length === 1;
+    },
+
+    /** The partner's server of a merchant and mode, its secret still sealed. */
+    async findPartnerEndpoint(
+      merchantId: string,
+      mode: Mode,
+    ): Promise<{ apiUrl: string; sealedSecret: Buffer } | null> {
+      const rows = await sql<{ api_url: string; api_secret_sealed: Buffer }[]>`
+        select api_url, api_secret_sealed from partner_endpoints
+        where merchant_id = ${merchantId} and mode = ${mode}`;
+      const row = rows[0];
+      return row ? { apiUrl: row.api_url, sealedSecret: row.api_secret_sealed } : null;
+    },
+
     async insertKey(key: {
       merchantId: string;
       mode: Mode;

@@ -8,15 +8,22 @@ import {
 } from '@dzpay/platform';
 import type { NatsConnection, Sql } from '@dzpay/platform';
 import { CommanderError } from 'commander';
+import { z } from 'zod';
 import { accountsRepository } from '../adapters/accounts-repository.ts';
+import { secretsKey } from '../domain/sealed-secret.ts';
 import { buildProgram } from './program.ts';
 
-const config = loadConfig(BaseEnv.pick({ DATABASE_URL: true, NATS_URL: true, NATS_PREFIX: true }));
+const config = loadConfig(
+  BaseEnv.pick({ DATABASE_URL: true, NATS_URL: true, NATS_PREFIX: true }).extend({
+    SECRETS_KEY: z.string().optional(),
+  }),
+);
 let sql: Sql | undefined;
 let nats: NatsConnection | undefined;
 
 const program = buildProgram({
   natsPrefix: config.NATS_PREFIX,
+  secretsKey: config.SECRETS_KEY ? secretsKey(config.SECRETS_KEY) : undefined,
   print: (text) => console.log(text),
   accounts: async () => {
     if (!sql) {

@@ -4,6 +4,7 @@ import { requestRpc, type NatsConnection } from '@dzpay/platform';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AccountsRepository } from '../adapters/accounts-repository.ts';
 import { issueApiKey } from '../domain/api-key.ts';
+import { sealSecret } from '../domain/sealed-secret.ts';
 
 export interface CliDeps {
   accounts: () => Promise<AccountsRepository>;
@@ -11,6 +12,8 @@ export interface CliDeps {
   natsPrefix: string;
   /** Where results go: a line of text, or one JSON document with --json. */
   print: (text: string) => void;
+  /** Seals partner secrets; absent when SECRETS_KEY is not set. */
+  secretsKey: Buffer | undefined;
 }
 
 function uuid(value: string): string {
@@ -108,6 +111,28 @@ export function buildProgram(deps: CliDeps): Command {
         );
       },
     );
+
+  merchant
+    .command('partner')
+    .description("set the partner's server: product lookups (and webhooks) go there")
+    .argument('<merchantId>', 'merchant id', uuid)
+    .addOption(modeOption())
+    .requiredOption('--api-url <url>', "the partner's API_URL")
+    .requiredOption('--api-secret <secret>', 'the API secret dzpay sends as Bearer')
+    .action(async (id: string, options: { mode: Mode; apiUrl: string; apiSecret: string }) => {
+      if (!deps.secretsKey) fail('set SECRETS_KEY (32 bytes, base64) to store partner secrets');
+      if (!z.url({ protocol: /^https?$/ }).safeParse(options.apiUrl).success)
+        fail('--api-url must be an http(s) URL');
+      const sealed = sealSecret(options.apiSecret, deps.secretsKey!);
+      const found = await (
+        await deps.accounts()
+      ).setPartnerEndpoint(id, options.mode, options.apiUrl, sealed);
+      if (!found) fail(`no merchant ${id}`);
+      out(
+        { merchantId: id, mode: options.mode, apiUrl: options.apiUrl },
+        `partner endpoint of ${id} (${options.mode}): ${options.apiUrl}`,
+      );
+    });
 
   const key = program.command('key').description('issue, list and revoke API keys');
   key

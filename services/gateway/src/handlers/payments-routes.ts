@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { Rpc, type MerchantTerms, type RegisteredPayment } from '@dzpay/contracts';
+import { Rpc, type RegisteredPayment } from '@dzpay/contracts';
 import { requestRpc, type NatsConnection } from '@dzpay/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { KeyOwnerLookup } from '../adapters/key-owner-cache.ts';
 import { parseRefund, parseRegisterPayment } from '../domain/payment-request.ts';
-import { authOf, requireApiKey, type AuthOutcome } from './authenticate.ts';
+import { merchantTerms } from '../domain/merchant-terms.ts';
+import { authOf, requireApiKey } from './authenticate.ts';
 import { ValidationFailure } from './errors.ts';
 
 export interface PaymentsRoutesDeps {
@@ -32,7 +33,11 @@ export function paymentsRoutes(app: FastifyInstance, deps: PaymentsRoutesDeps): 
       deps.nats,
       deps.natsPrefix,
       Rpc.paymentsRegister,
-      { merchant: termsOf(auth), payment: parsed.value, ...(idempotency ? { idempotency } : {}) },
+      {
+        merchant: merchantTerms(auth.merchant, auth.scope.mode),
+        payment: parsed.value,
+        ...(idempotency ? { idempotency } : {}),
+      },
       rpcOptions,
     );
     const { payment } = answer;
@@ -91,17 +96,6 @@ export function paymentsRoutes(app: FastifyInstance, deps: PaymentsRoutesDeps): 
       };
     },
   );
-}
-
-function termsOf({ scope, merchant }: AuthOutcome): MerchantTerms {
-  return {
-    ...scope,
-    name: merchant.name,
-    feeDzd: merchant.feeDzd,
-    minAmount: merchant.minAmount,
-    maxAmount: merchant.maxAmount,
-    hasWallet: merchant.walletId !== null,
-  };
 }
 
 /**

@@ -24,6 +24,7 @@ export type PaymentPatch = Partial<
     | 'actionCode'
     | 'refundedAmount'
     | 'refundDue'
+    | 'awaitingVerdict'
     | 'paidAt'
   >
 >;
@@ -38,6 +39,7 @@ const COLUMNS: Record<keyof PaymentPatch, string> = {
   actionCode: 'action_code',
   refundedAmount: 'refunded_amount',
   refundDue: 'refund_due',
+  awaitingVerdict: 'awaiting_verdict',
   paidAt: 'paid_at',
 };
 
@@ -51,6 +53,7 @@ export type NewPayment = Omit<
   | 'actionCode'
   | 'refundedAmount'
   | 'refundDue'
+  | 'awaitingVerdict'
   | 'paidAt'
   | 'createdAt'
   | 'updatedAt'
@@ -75,13 +78,14 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
         const rows = await tx<Row[]>`
           insert into payments (id, merchant_id, mode, channel, reference, merchant_name, amount, fee, total,
             currency, language, status, success_url, failure_url, metadata, checkout_token_hash,
-            order_number, expires_at)
+            order_number, expires_at, locks_reference, product_label)
           values (${payment.id}, ${payment.merchantId}, ${payment.mode}, ${payment.channel},
             ${payment.reference}, ${payment.merchantName}, ${payment.amount}, ${payment.fee},
             ${payment.total}, ${payment.currency}, ${payment.language}, ${payment.status},
             ${payment.successUrl}, ${payment.failureUrl},
             ${payment.metadata ? tx.json(payment.metadata as never) : null},
-            ${payment.checkoutTokenHash}, ${orderNumberOf(n)}, ${payment.expiresAt})
+            ${payment.checkoutTokenHash}, ${orderNumberOf(n)}, ${payment.expiresAt},
+            ${payment.locksReference}, ${payment.productLabel})
           on conflict do nothing
           returning *`;
         if (!rows[0]) return null;
@@ -95,6 +99,15 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
       const rows = await sql<Row[]>`
         select * from payments
         where id = ${id} and merchant_id = ${scope.merchantId} and mode = ${scope.mode}`;
+      return rows[0] ? toRecord(rows[0]) : null;
+    },
+
+    /** The in-flight attempt that holds a reference, if any. */
+    async findLockHolder(scope: MerchantScope, reference: string): Promise<PaymentRecord | null> {
+      const rows = await sql<Row[]>`
+        select * from payments
+        where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and reference = ${reference}
+          and locks_reference and status in ('pending', 'processing')`;
       return rows[0] ? toRecord(rows[0]) : null;
     },
 
@@ -313,6 +326,9 @@ function toRecord(row: Row): PaymentRecord {
     actionCode: (row.action_code as number | null) ?? null,
     refundedAmount: row.refunded_amount as number,
     refundDue: row.refund_due as boolean,
+    locksReference: row.locks_reference as boolean,
+    awaitingVerdict: row.awaiting_verdict as boolean,
+    productLabel: (row.product_label as string | null) ?? null,
     expiresAt: row.expires_at as Date,
     paidAt: (row.paid_at as Date | null) ?? null,
     createdAt: row.created_at as Date,

@@ -36,6 +36,12 @@ export interface PaymentRecord {
   refundedAmount: number;
   /** The card network may hold money for this failed attempt: the sweeper checks it. */
   refundDue: boolean;
+  /** AGENCY: this attempt holds its reference (product, or single-use QR) while in flight. */
+  locksReference: boolean;
+  /** The card network holds the order and its verdict is awaited: the lock has no expiry. */
+  awaitingVerdict: boolean;
+  /** AGENCY: what the partner calls the product, shown to the payer. */
+  productLabel: string | null;
   expiresAt: Date;
   paidAt: Date | null;
   createdAt: Date;
@@ -99,6 +105,20 @@ export function paymentEvent(
       paidAt: record.paidAt?.toISOString() ?? null,
       metadata: record.metadata as PaymentEvent['data']['metadata'],
       createdAt: record.createdAt.toISOString(),
+      ...(record.channel === 'AGENCY'
+        ? { lockExpiresAt: lockExpiryOf(record), locksReference: record.locksReference }
+        : {}),
     },
   };
+}
+
+/**
+ * When an AGENCY attempt's hold on its reference ends, as the status endpoint reports
+ * it: the end of the window while the payer may still pay, null (held, no expiry) once
+ * the card network holds the order and its verdict is awaited, and null when decided.
+ */
+function lockExpiryOf(record: PaymentRecord): string | null {
+  const inFlight = record.status === 'pending' || record.status === 'processing';
+  if (!inFlight || !record.locksReference || record.awaitingVerdict) return null;
+  return record.expiresAt.toISOString();
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   isUuid,
   PAYMENT_WINDOW_MS,
@@ -16,12 +15,12 @@ import {
   type NatsConnection,
   type RpcServer,
 } from '@dzpay/platform';
-import { CardNetworkError, type CardNetwork } from '../adapters/cardnet/card-network.ts';
+import type { CardNetwork } from '../adapters/cardnet/card-network.ts';
 import type { PaymentsRepository } from '../adapters/payments-repository.ts';
-import { chargeFor, refusalOf } from '../domain/charge.ts';
+import { refusalOf } from '../domain/charge.ts';
 import { paymentView } from '../domain/payment-record.ts';
-import { newCheckoutToken } from '../domain/tokens.ts';
 import { idempotent } from './idempotency.ts';
+import { openAttempt } from './open-attempt.ts';
 import { refunder } from './refund.ts';
 
 export interface PaymentsHandlersDeps {
@@ -54,73 +53,29 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
         refusal.details ? { details: refusal.details } : {},
       );
 
-    const charge = chargeFor(body.amount, terms.feeDzd);
-    const { token, hash } = newCheckoutToken();
-    const id = randomUUID();
-    const record = await repository.insert({
-      id,
-      merchantId: terms.merchantId,
-      mode: terms.mode,
-      channel: 'CHECKOUT',
-      reference: body.reference,
-      merchantName: terms.name,
-      amount: charge.amount,
-      fee: charge.fees,
-      total: charge.total,
-      currency: 'DZD',
-      language: body.language ?? 'fr',
-      status: 'pending',
-      successUrl: body.successUrl ?? null,
-      failureUrl: body.failureUrl ?? null,
-      metadata: body.metadata ?? null,
-      checkoutTokenHash: hash,
-      expiresAt: new Date(clock().getTime() + windowMs),
-    });
-    if (!record) {
+    const opened = await openAttempt(
+      { ...deps, windowMs, clock },
+      {
+        terms,
+        channel: 'CHECKOUT',
+        reference: body.reference,
+        amount: body.amount,
+        language: body.language ?? 'fr',
+        successUrl: body.successUrl ?? null,
+        failureUrl: body.failureUrl ?? null,
+        metadata: body.metadata ?? null,
+      },
+    );
+    if (!opened) {
       throw new AppError('PAYMENT_INSTANCE409_DUPLICATE_REFERENCE', 'reference already used', {
         details: { reference: body.reference },
       });
     }
-
-    const returnUrl = new URL(`/checkout/return/${id}`, deps.publicBaseUrl).href;
-    try {
-      const order = await deps.cardNetworks[terms.mode].register({
-        orderNumber: record.orderNumber,
-        amount: record.total,
-        returnUrl,
-        failUrl: returnUrl,
-        language: record.language,
-        description: `${terms.name} ${body.reference}`.slice(0, 99),
-        // The card form closes with our window (SATIM accepts 600 s at the least).
-        sessionTimeoutSecs: Math.max(
-          600,
-          Math.floor((record.expiresAt.getTime() - clock().getTime()) / 1000),
-        ),
-        udf1: id,
-      });
-      const registered = await repository.annotate(id, {
-        cardnetOrderId: order.orderId,
-        cardnetFormUrl: order.formUrl,
-      });
-      return { payment: paymentView(registered), checkoutToken: token, replayed: false };
-    } catch (error) {
-      if (!(error instanceof CardNetworkError)) throw error;
-      logger.warn({ err: error, paymentId: id }, 'card network registration failed');
-      // The reference is used up: the merchant retries with a new one (spec).
-      await repository.transition(
-        id,
-        ['pending'],
-        { status: 'failed', failureReason: 'card network unavailable at registration' },
-        'payment.failed',
-      );
-      throw new AppError(
-        'CARDNET502_REGISTRATION_FAILED',
-        'card network unavailable; retry with a new reference',
-        {
-          details: { reference: body.reference },
-        },
-      );
-    }
+    return {
+      payment: paymentView(opened.record),
+      checkoutToken: opened.checkoutToken,
+      replayed: false,
+    };
   }
 
   async function register({ merchant, payment, idempotency }: PaymentsRegisterRequest) {

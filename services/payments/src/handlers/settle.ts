@@ -154,6 +154,20 @@ export function settler(deps: SettleDeps) {
             { err: error, paymentId: fresh.id },
             'confirmation failed; the sweeper will ask again',
           );
+          // The card network holds the order: its lock on the reference has no expiry now.
+          if (
+            fresh.channel === 'AGENCY' &&
+            fresh.status === 'processing' &&
+            !fresh.awaitingVerdict
+          ) {
+            const awaiting = await repository.transition(
+              fresh.id,
+              ['processing'],
+              { awaitingVerdict: true },
+              'payment.processing',
+            );
+            return awaiting ?? fresh;
+          }
           return fresh;
         }
       });

@@ -1,5 +1,6 @@
 import type { MerchantScope, QrConfiguration } from '@dzpay/contracts';
 import type { Sql } from '@dzpay/platform';
+import type { SingleUseClearing } from '../domain/single-use.ts';
 
 export interface QrCodeRecord extends MerchantScope {
   token: string;
@@ -77,6 +78,33 @@ export function qrRepository(sql: Sql) {
         select exists (select 1 from code) as code_found, exists (select 1 from removed) as removed`;
       const row = rows[0];
       return row?.code_found ? row.removed : null;
+    },
+
+    /**
+     * Clears the scope's single-use configuration of the token when it was set no later
+     * than `configuredNoLaterThan`, and records the event, in one transaction: an event
+     * seen before changes nothing. A configuration replaced concurrently is re-checked
+     * by Postgres against its new `updated_at`, so the replacement stays.
+     */
+    async clearSingleUse(clearing: SingleUseClearing): Promise<'cleared' | 'kept' | 'duplicate'> {
+      return sql.begin(async (tx) => {
+        const recorded = await tx`
+          insert into processed_events (event_id) values (${clearing.eventId})
+          on conflict (event_id) do nothing
+          returning event_id`;
+        if (recorded.length === 0) return 'duplicate';
+        const cleared = await tx`
+          delete from configs f
+          using codes c
+          where f.token = c.token
+            and c.token = ${clearing.token}
+            and c.merchant_id = ${clearing.merchantId}
+            and c.mode = ${clearing.mode}
+            and f.single_use
+            and f.updated_at <= ${clearing.configuredNoLaterThan}
+          returning f.token`;
+        return cleared.length > 0 ? 'cleared' : 'kept';
+      });
     },
 
     /** The code and its stored configuration (expired or not), or null for no code. */

@@ -1,0 +1,31 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** Reads SECRETS_KEY: 32 bytes, base64. */
+export function secretsKey(base64: string): Buffer {
+  const key = Buffer.from(base64, 'base64');
+  if (key.length !== 32) throw new Error('SECRETS_KEY must be 32 bytes, base64-encoded');
+  return key;
+}
+
+/** AES-256-GCM: iv ‖ tag ‖ ciphertext. A new random iv every time. */
+export function sealSecret(plain: string, key: Buffer): Buffer {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]);
+}
+
+/** Opens what sealSecret sealed; throws if it was tampered with or sealed under another key. */
+export function openSecret(sealed: Buffer, key: Buffer): string {
+  const iv = sealed.subarray(0, IV_BYTES);
+  const tag = sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES);
+  const decipher = createDecipheriv('aes-256-gcm', key, iv);
+  decipher.setAuthTag(tag);
+  return Buffer.concat([
+    decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)),
+    decipher.final(),
+  ]).toString('utf8');
+}

@@ -1,0 +1,47 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+
+/**
+ * A partner's server as a test needs it: GET /{reference} answers the product or one of
+ * the partner errors, chosen by the reference, and every request is remembered.
+ */
+export interface PartnerServer {
+  url: string;
+  requests: { path: string; headers: IncomingHttpHeaders }[];
+  close(): Promise<void>;
+}
+
+const json = (status: number, body: unknown) => ({ status, body: JSON.stringify(body) });
+
+function answerFor(reference: string): { status: number; body: string } | null {
+  if (reference.startsWith('MISSING'))
+    return json(404, { error: 'NOT_FOUND', errorMessage: 'no such product' });
+  if (reference.startsWith('PAID'))
+    return json(409, { error: 'ALREADY_PAID', errorMessage: 'already paid' });
+  if (reference.startsWith('DOWN'))
+    return json(503, { error: 'SERVICE_UNAVAILABLE', errorMessage: 'maintenance' });
+  if (reference.startsWith('GARBAGE')) return { status: 200, body: '<html>not json</html>' };
+  if (reference.startsWith('SLOW')) return null;
+  return json(200, { reference, amount: 1500.5, currency: 'DZD', label: `Livre ${reference}` });
+}
+
+export async function startPartnerServer(): Promise<PartnerServer> {
+  const requests: PartnerServer['requests'] = [];
+  const server: Server = createServer((request, response) => {
+    const path = decodeURIComponent((request.url ?? '/').replace(/^\/products\//, ''));
+    requests.push({ path, headers: request.headers });
+    const answer = answerFor(path);
+    if (!answer) return; // never answers: the caller's timeout must fire
+    response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/products`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { PaymentEvent, Rpc, Streams, type MerchantScope } from '@dzpay/contracts';
+import {
+  connectNats,
+  prefixed,
+  requestRpc,
+  streamName,
+  type NatsConnection,
+  type Runtime,
+} from '@dzpay/platform';
+import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QrConfigEnv } from '../src/config.ts';
+import { SINGLE_USE_CONSUMER } from '../src/handlers/payment-events.ts';
+import { startQrConfig } from '../src/service.ts';
+
+let infra: IsolatedInfra;
+let qrConfig: Runtime<QrConfigEnv>;
+let nats: NatsConnection;
+let jsm: JetStreamManager;
+
+const alice = { merchantId: '11111111-1111-4111-8111-111111111111', mode: 'test' as const };
+const bob = { merchantId: '22222222-2222-4222-8222-222222222222', mode: 'test' as const };
+
+beforeAll(async () => {
+  infra = await isolatedInfra('qr-single-use');
+  qrConfig = await startQrConfig(infra.env, { handleSignals: false });
+  nats = await connectNats(infra.natsUrl, 'qr-single-use-test');
+  jsm = await jetstreamManager(nats);
+});
+afterAll(async () => {
+  await qrConfig?.stop();
+  await nats?.close();
+  await infra?.cleanup();
+});
+
+async function qrCode(scope: MerchantScope = alice): Promise<string> {
+  const { token } = await requestRpc(nats, infra.natsPrefix, Rpc.qrCodeCreate, scope);
+  return token;
+}
+
+async function configure(token: string, singleUse: boolean, scope: MerchantScope = alice) {
+  const config = { token, amounts: [1500], expiresAt: null, singleUse };
+  return requestRpc(nats, infra.natsPrefix, Rpc.qrConfigSet, { ...scope, ...config });
+}
+
+const configOf = (token: string) => requestRpc(nats, infra.natsPrefix, Rpc.qrConfigGet, { token });
+const stateOf = async (token: string) => (await configOf(token)).state;
+
+/** A payment.succeeded event as payments publishes it for a static-QR attempt. */
+function succeeded(
+  token: string,
+  options: { scope?: MerchantScope; channel?: 'AGENCY' | 'CHECKOUT'; createdAt?: string } = {},
+): PaymentEvent {
+  const now = new Date().toISOString();
+  return PaymentEvent.parse({
+    id: randomUUID(),
+    type: 'payment.succeeded',
+    version: 1,
+    occurredAt: now,
+    ...(options.scope ?? alice),
+    data: {
+      paymentId: randomUUID(),
+      reference: token,
+      channel: options.channel ?? 'AGENCY',
+      amount: 150_000,
+      fees: 5_000,
+      total: 155_000,
+      currency: 'DZD',
+      status: 'success',
+      orderId: '0000000042',
+      approvalCode: '123456',
+      maskedPan: '628058**0009',
+      failureReason: null,
+      refundedAmount: 0,
+      paidAt: now,
+      metadata: null,
+      createdAt: options.createdAt ?? now,
+    },
+  });
+}
+
+/** Publishes like the payments relay (Nats-Msg-Id = event id unless told); the stream sequence. */
+async function publish(event: PaymentEvent, msgID = event.id): Promise<number> {
+  const subject = prefixed(infra.natsPrefix, 'payments.events.payment.succeeded');
+  const ack = await jetstream(nats).publish(subject, JSON.stringify(event), { msgID });
+  expect(ack.duplicate).toBe(false);
+  return ack.seq;
+}
+
+/** Waits until qr-config acked everything up to the stream sequence (a nak holds it back). */
+async function handled(seq: number): Promise<void> {
+  const stream = streamName(infra.natsPrefix, Streams.payments.name);
+  await expect
+    .poll(async () => (await jsm.consumers.info(stream, SINGLE_USE_CONSUMER)).ack_floor.stream_seq)
+    .toBeGreaterThanOrEqual(seq);
+}
+
+describe('single-use QR configurations', () => {
+  it('clears a single-use configuration after its first successful payment', async () => {
+    const token = await qrCode();
+    await configure(token, true);
+    await publish(succeeded(token));
+    await expect.poll(() => stateOf(token)).toBe('none');
+  });
+
+  it('keeps a multi-use configuration after a successful payment', async () => {
+    const token = await qrCode();
+    await configure(token, false);
+    await handled(await publish(succeeded(token)));
+    expect(await stateOf(token)).toBe('configured');
+  });
+
+  it('ignores a hosted-checkout payment whose reference equals the QR token', async () => {
+    const token = await qrCode();
+    await configure(token, true);
+    await handled(await publish(succeeded(token, { channel: 'CHECKOUT' })));
+    expect(await stateOf(token)).toBe('configured');
+  });
+
+  it("ignores another merchant's and the other mode's payment with the same token", async () => {
+    const token = await qrCode();
+    await configure(token, true);
+    await publish(succeeded(token, { scope: bob }));
+    await handled(await publish(succeeded(token, { scope: { ...alice, mode: 'live' } })));
+    expect(await stateOf(token)).toBe('configured');
+
+    await publish(succeeded(token));
+    await expect.poll(() => stateOf(token)).toBe('none');
+  });
+
+  it('applies an event delivered twice only once', async () => {
+    const token = await qrCode();
+    await configure(token, true);
+    // An attempt time far ahead, so only the event id can protect a later configuration.
+    const event = succeeded(token, { createdAt: '2099-01-01T00:00:00.000Z' });
+    await publish(event);
+    await expect.poll(() => stateOf(token)).toBe('none');
+
+    await configure(token, true);
+    // Another Nats-Msg-Id gets it past the stream's deduplication, like a late republish.
+    await handled(await publish(event, `${event.id}-again`));
+    expect(await stateOf(token)).toBe('configured');
+  });
+
+  it('keeps a configuration that replaced the paid one after the attempt started', async () => {
+    const token = await qrCode();
+    await configure(token, true);
+    const attemptCreatedAt = new Date().toISOString();
+    await sleep(20);
+    const replaced = await configure(token, true);
+
+    await handled(await publish(succeeded(token, { createdAt: attemptCreatedAt })));
+    expect(await configOf(token)).toMatchObject({
+      state: 'configured',
+      config: { singleUse: true, version: replaced.version },
+    });
+  });
+
+  it('drops a malformed event without holding back the events behind it', async () => {
+    const token = await qrCode();
+    await configure(token, true);
+    const subject = prefixed(infra.natsPrefix, 'payments.events.payment.succeeded');
+    await jetstream(nats).publish(subject, '{"id":"not an event"', { msgID: randomUUID() });
+    await publish(succeeded(token));
+    await expect.poll(() => stateOf(token)).toBe('none');
+  });
+
+  it('handles the payments made while qr-config was stopped once it is back', async () => {
+    const token = await qrCode();
+    await configure(token, true);
+    await qrConfig.stop();
+    await publish(succeeded(token));
+
+    qrConfig = await startQrConfig(infra.env, { handleSignals: false });
+    await expect.poll(() => stateOf(token)).toBe('none');
+  });
+});

@@ -1,0 +1,117 @@
+import { WebhookDelivery, type MerchantScope } from '@dzpay/contracts';
+import type { Sql, Tx } from '@dzpay/platform';
+import type { AttemptUpdate } from '../domain/attempt-event.ts';
+import type { Attempt } from '../domain/stage.ts';
+
+interface AttemptRow {
+  payment_id: string;
+  status: Attempt['status'];
+  amount: number;
+  currency: string;
+  order_id: string | null;
+  paid_at: Date | null;
+  lock_expires_at: Date | null;
+  lock_has_expiry: boolean;
+  webhook_delivery: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** What became of one stream message. */
+export type Applied = 'applied' | 'duplicate' | 'ignored';
+
+/** The status schema: the attempts projected from PAYMENTS and the projection's bookkeeping. */
+export function statusRepository(sql: Sql) {
+  return {
+    /** Every attempt of the reference under this merchant and mode (never anyone else's). */
+    async attemptsOf(scope: MerchantScope, reference: string): Promise<Attempt[]> {
+      const rows = await sql<AttemptRow[]>`
+        select payment_id, status, amount, currency, order_id, paid_at, lock_expires_at,
+               lock_has_expiry, webhook_delivery, created_at, updated_at
+        from attempts
+        where merchant_id = ${scope.merchantId} and mode = ${scope.mode}
+          and reference = ${reference}`;
+      return rows.map(toAttempt);
+    },
+
+    /**
+     * Applies one stream message in one transaction: moves the consumer's position,
+     * records the event id (a second delivery stops there), and writes the attempt
+     * unless the row already reflects a later stream sequence. `change` null: a message
+     * that builds no attempt (or cannot be read), only counted.
+     */
+    async apply(
+      consumer: string,
+      streamSeq: number,
+      change: { eventId: string; update: AttemptUpdate } | null,
+    ): Promise<Applied> {
+      return sql.begin(async (tx) => {
+        await tx`
+          insert into consumer_positions (consumer, stream_seq) values (${consumer}, ${streamSeq})
+          on conflict (consumer) do update
+            set stream_seq = greatest(consumer_positions.stream_seq, excluded.stream_seq)`;
+        if (change === null) return 'ignored';
+        const fresh = await tx`
+          insert into processed_events (event_id, stream_seq)
+          values (${change.eventId}, ${streamSeq})
+          on conflict (event_id) do nothing
+          returning event_id`;
+        if (fresh.length === 0) return 'duplicate';
+        await upsertAttempt(tx, change.update, streamSeq);
+        return 'applied';
+      });
+    },
+
+    /** The highest stream sequence this consumer applied; 0 when the database has none. */
+    async positionOf(consumer: string): Promise<number> {
+      const [row] = await sql<{ stream_seq: number }[]>`
+        select stream_seq from consumer_positions where consumer = ${consumer}`;
+      return row?.stream_seq ?? 0;
+    },
+  };
+}
+
+export type StatusRepository = ReturnType<typeof statusRepository>;
+
+// merchant, mode and reference are never updated: an attempt cannot move to another
+// merchant's reference, whatever a later event says.
+async function upsertAttempt(tx: Tx, update: AttemptUpdate, streamSeq: number): Promise<void> {
+  await tx`
+    insert into attempts (
+      payment_id, merchant_id, mode, reference, channel, status, amount, currency, order_id,
+      paid_at, lock_expires_at, lock_has_expiry, created_at, updated_at, stream_seq
+    ) values (
+      ${update.paymentId}, ${update.merchantId}, ${update.mode}, ${update.reference}, 'AGENCY',
+      ${update.status}, ${update.amount}, ${update.currency}, ${update.orderId},
+      ${update.paidAt}, ${update.lockExpiresAt}, ${update.lockHasExpiry},
+      ${update.createdAt}, ${update.updatedAt}, ${streamSeq}
+    )
+    on conflict (payment_id) do update set
+      status = excluded.status,
+      amount = excluded.amount,
+      currency = excluded.currency,
+      order_id = excluded.order_id,
+      paid_at = excluded.paid_at,
+      lock_expires_at = excluded.lock_expires_at,
+      lock_has_expiry = excluded.lock_has_expiry,
+      created_at = least(attempts.created_at, excluded.created_at),
+      updated_at = excluded.updated_at,
+      stream_seq = excluded.stream_seq
+    where attempts.stream_seq < excluded.stream_seq`;
+}
+
+function toAttempt(row: AttemptRow): Attempt {
+  return {
+    paymentId: row.payment_id,
+    status: row.status,
+    amount: row.amount,
+    currency: row.currency,
+    orderId: row.order_id,
+    paidAt: row.paid_at,
+    lockExpiresAt: row.lock_expires_at,
+    lockHasExpiry: row.lock_has_expiry,
+    webhookDelivery: WebhookDelivery.nullable().parse(row.webhook_delivery),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

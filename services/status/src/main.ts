@@ -1,0 +1,3 @@
+import { startStatus } from './service.ts';
+
+await startStatus(process.env);

@@ -1,0 +1,70 @@
+import type { PaymentEvent } from '@dzpay/contracts';
+import { describe, expect, it } from 'vitest';
+import { attemptUpdateOf } from '../src/domain/attempt-event.ts';
+
+const event = (data: Partial<PaymentEvent['data']>): PaymentEvent => ({
+  id: '00000000-0000-4000-8000-000000000001',
+  type: 'payment.processing',
+  version: 1,
+  occurredAt: '2030-01-01T12:01:00.000Z',
+  merchantId: '11111111-1111-4111-8111-111111111111',
+  mode: 'test',
+  data: {
+    paymentId: '00000000-0000-4000-8000-000000000002',
+    reference: 'REF-1',
+    channel: 'AGENCY',
+    amount: 150_000,
+    fees: 5_000,
+    total: 155_000,
+    currency: 'DZD',
+    status: 'processing',
+    orderId: null,
+    approvalCode: null,
+    maskedPan: null,
+    failureReason: null,
+    refundedAmount: 0,
+    paidAt: null,
+    metadata: null,
+    createdAt: '2030-01-01T12:00:00.000Z',
+    ...data,
+  },
+});
+
+describe('attempt update of a payment event', () => {
+  it('takes the lock expiry, amount in centimes and both timestamps', () => {
+    expect(attemptUpdateOf(event({ lockExpiresAt: '2030-01-01T12:15:00.000Z' }))).toMatchObject({
+      reference: 'REF-1',
+      status: 'processing',
+      amount: 150_000,
+      lockExpiresAt: new Date('2030-01-01T12:15:00.000Z'),
+      lockHasExpiry: true,
+      createdAt: new Date('2030-01-01T12:00:00.000Z'),
+      updatedAt: new Date('2030-01-01T12:01:00.000Z'),
+    });
+  });
+
+  it('reads a null lock expiry, or none at all, as held without expiry', () => {
+    for (const lock of [{ lockExpiresAt: null }, {}]) {
+      expect(attemptUpdateOf(event(lock))).toMatchObject({
+        lockExpiresAt: null,
+        lockHasExpiry: false,
+      });
+    }
+  });
+
+  it('reads an attempt that holds nothing (multi-use QR) as never locked', () => {
+    expect(
+      attemptUpdateOf(event({ locksReference: false, lockExpiresAt: '2030-01-01T12:15:00.000Z' })),
+    ).toMatchObject({ lockExpiresAt: null, lockHasExpiry: true });
+  });
+
+  it('falls back to the event time when the attempt creation time is missing', () => {
+    expect(attemptUpdateOf(event({ createdAt: undefined }))?.createdAt).toEqual(
+      new Date('2030-01-01T12:01:00.000Z'),
+    );
+  });
+
+  it('builds no attempt from hosted-checkout events', () => {
+    expect(attemptUpdateOf(event({ channel: 'CHECKOUT' }))).toBeNull();
+  });
+});
