@@ -3,4 +3,5 @@ export const SERVICE_MIGRATIONS = [
   { schema: 'accounts', folder: new URL('../services/gateway/migrations/', import.meta.url) },
   { schema: 'qr', folder: new URL('../services/qr-config/migrations/', import.meta.url) },
   { schema: 'payments', folder: new URL('../services/payments/migrations/', import.meta.url) },
+  { schema: 'status', folder: new URL('../services/status/migrations/', import.meta.url) },
 ] as const;

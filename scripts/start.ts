@@ -1,8 +1,9 @@
 // `pnpm start`: dzpay on this machine. Creates the database, applies migrations,
-// starts the card network sandbox, qr-config, payments and the gateway, seeds a demo
+// starts the card network sandbox, qr-config, payments, status and the gateway, seeds a demo
 // merchant into an empty database, and prints where everything is. Ctrl-C stops the
 // services gracefully, the gateway first.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,7 @@ const SERVICES = [
   },
   { name: 'qr-config', port: process.env.QR_CONFIG_OPS_PORT ?? '9102' },
   { name: 'payments', port: process.env.PAYMENTS_OPS_PORT ?? '9103' },
+  { name: 'status', port: process.env.STATUS_OPS_PORT ?? '9104' },
   { name: 'gateway', port: process.env.GATEWAY_OPS_PORT ?? '9101' },
 ].map((service) => ({ readyUrl: `http://127.0.0.1:${service.port}/readyz`, ...service }));
 
@@ -41,6 +43,9 @@ const serviceEnv = {
   PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${HTTP_PORT}`,
   CARDNET_TEST_URL: process.env.CARDNET_TEST_URL ?? `http://127.0.0.1:${SANDBOX_PORT}`,
   SANDBOX_PUBLIC_URL: process.env.SANDBOX_PUBLIC_URL ?? `http://localhost:${SANDBOX_PORT}`,
+  // Seals partner secrets at rest; a fresh key each run unless one is given (the demo
+  // seeds no partner endpoint, so nothing sealed under an old key is lost).
+  SECRETS_KEY: process.env.SECRETS_KEY ?? randomBytes(32).toString('base64'),
 };
 
 const { DATABASE_URL } = loadConfig(BaseEnv.pick({ DATABASE_URL: true }));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { NatsConnection, Redis } from '@dzpay/platform';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Histogram, type Registry } from 'prom-client';
 import type { AccountsRepository } from './adapters/accounts-repository.ts';
 import type { KeyOwnerLookup } from './adapters/key-owner-cache.ts';
@@ -46,10 +46,10 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
     return503OnClosing: true,
     // Fastify's own request lines carry the raw URL, and checkout URLs carry the payer's
     // token: requests are logged below by route pattern instead.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // Status references may be 255 characters (URL-encoded, longer): let the router pass
     // them to the handler, which answers the spec's 400 past 255.
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 },
   });
   // The API speaks JSON only; without this, a text/plain body would reach the handlers
   // as a string and be judged field by field instead of by its content type.

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
@@ -5,7 +6,9 @@ import type { z } from 'zod';
 import { SandboxEnv } from '../../cardnet-sandbox/src/config.ts';
 import { PaymentsEnv } from '../../payments/src/config.ts';
 import { QrConfigEnv } from '../../qr-config/src/config.ts';
+import { StatusEnv } from '../../status/src/config.ts';
 import { GatewayEnv } from '../src/config.ts';
+import { secretsKey } from '../src/domain/sealed-secret.ts';
 
 // No Docker engine or cluster runs the deployment files in CI, so this reads them and
 // holds them to what the services actually accept: a renamed variable, a moved ops
@@ -19,13 +22,14 @@ const devDir = new URL('deploy/overlays/dev/', root);
 const sandbox = 'cardnet-sandbox';
 
 /** Schemas of the services on the platform runtime (Postgres, NATS, an ops port). */
-type RuntimeSchema = typeof GatewayEnv | typeof QrConfigEnv | typeof PaymentsEnv;
+type RuntimeSchema = typeof GatewayEnv | typeof QrConfigEnv | typeof PaymentsEnv | typeof StatusEnv;
 type EnvSchema = RuntimeSchema | typeof SandboxEnv;
 
 const runtimeSchemas: Record<string, RuntimeSchema> = {
   gateway: GatewayEnv,
   'qr-config': QrConfigEnv,
   payments: PaymentsEnv,
+  status: StatusEnv,
 };
 
 /** The environment schema of each service that the deployment files run. */
@@ -35,7 +39,8 @@ const schemas: Record<string, EnvSchema> = { ...runtimeSchemas, [sandbox]: Sandb
 const infra: Record<string, Record<string, string>> = {
   gateway: { nats: 'NATS_URL', postgres: 'DATABASE_URL', redis: 'REDIS_URL' },
   'qr-config': { nats: 'NATS_URL', postgres: 'DATABASE_URL' },
-  payments: { nats: 'NATS_URL', postgres: 'DATABASE_URL' },
+  payments: { nats: 'NATS_URL', postgres: 'DATABASE_URL', redis: 'REDIS_URL' },
+  status: { nats: 'NATS_URL', postgres: 'DATABASE_URL' },
   [sandbox]: {},
 };
 
@@ -43,6 +48,7 @@ const infra: Record<string, Record<string, string>> = {
 const secretSamples: Record<string, string> = {
   DATABASE_URL: 'postgresql://dzpay:secret@dzpay-db-rw.dzpay-infra:5432/dzpay',
   REDIS_URL: 'redis://:secret@redis-master.dzpay-infra.svc:6379',
+  SECRETS_KEY: randomBytes(32).toString('base64'),
   CARDNET_LIVE_USERNAME: 'merchant-user',
   CARDNET_LIVE_PASSWORD: 'merchant-password',
 };
@@ -52,6 +58,19 @@ const credentialPattern = /^CARDNET_\w*(USERNAME|PASSWORD)$/;
 
 function readText(url: URL): string {
   return readFileSync(url, 'utf8');
+}
+
+/** The text of every file under deploy/, by path relative to the repository. */
+function deployFiles(): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (dir: URL, prefix: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(new URL(`${entry.name}/`, dir), `${prefix}${entry.name}/`);
+      else files.set(`${prefix}${entry.name}`, readText(new URL(entry.name, dir)));
+    }
+  };
+  walk(new URL('deploy/', root), 'deploy/');
+  return files;
 }
 
 function schemaOf(service: string): EnvSchema {
@@ -154,7 +173,7 @@ describe('docker-compose.yml', () => {
     return undefined;
   }
 
-  it('runs NATS, Postgres, Redis, the gateway, qr-config, payments and the sandbox', () => {
+  it('runs NATS, Postgres, Redis, the gateway, qr-config, payments, status and the sandbox', () => {
     expect(Object.keys(services)).toEqual(
       expect.arrayContaining([
         'nats',
@@ -163,8 +182,16 @@ describe('docker-compose.yml', () => {
         'gateway',
         'qr-config',
         'payments',
+        'status',
         sandbox,
       ]),
+    );
+    const servicesDir = new URL('services/', root);
+    const runnable = readdirSync(servicesDir).filter((name) =>
+      existsSync(new URL(`${name}/src/main.ts`, servicesDir)),
+    );
+    expect([...apps].sort(), 'a service of services/ that compose does not run').toEqual(
+      runnable.sort(),
     );
     expect(service('nats').image).toMatch(/^nats:2\.11\b/);
     expect(service('postgres').image).toMatch(/^postgres:17\b/);
@@ -214,6 +241,7 @@ describe('docker-compose.yml', () => {
     }
     expect(dependency('payments', sandbox), 'payments on the sandbox').toBe('service_healthy');
     expect(dependency('gateway', 'payments'), 'gateway on payments').toBe('service_healthy');
+    expect(dependency('gateway', 'status'), 'gateway on status').toBe('service_healthy');
   });
 
   it('passes only variables the services read, pointing at the other containers', () => {
@@ -226,6 +254,33 @@ describe('docker-compose.yml', () => {
         expect(env[variable], `${name}: ${variable}`).toBeDefined();
         expect(new URL(env[variable]!).hostname, `${name}: ${variable}`).toBe(host);
       }
+      if (!('redis' in infra[name]!)) {
+        expect(env, `${name} does not use Redis`).not.toHaveProperty('REDIS_URL');
+        expect(env, `${name} does not use Redis`).not.toHaveProperty('REDIS_PREFIX');
+      }
+    }
+    expect(environment('payments').REDIS_PREFIX, 'payments: REDIS_PREFIX').toBe(
+      environment('gateway').REDIS_PREFIX,
+    );
+  });
+
+  it('gives the gateway a development SECRETS_KEY, for local development only', () => {
+    const key = environment('gateway').SECRETS_KEY;
+    expect(key, 'gateway: SECRETS_KEY').toBeDefined();
+    expect(secretsKey(key!)).toHaveLength(32);
+    const lines = readText(new URL('docker-compose.yml', root)).split('\n');
+    const at = lines.findIndex((line) => /^\s*SECRETS_KEY:/.test(line));
+    const comment: string[] = [];
+    for (let i = at - 1; i >= 0 && /^\s*#/.test(lines[i]!); i--) comment.unshift(lines[i]!);
+    expect(comment.join(' '), 'comment above SECRETS_KEY').toMatch(/local development only/);
+    for (const [file, text] of deployFiles()) {
+      expect(text.includes(key!), `${file} reuses the development key`).toBe(false);
+    }
+  });
+
+  it('publishes only the gateway and the sandbox', () => {
+    for (const name of ['qr-config', 'payments', 'status', 'nats', 'postgres', 'redis']) {
+      expect(service(name).ports ?? [], `${name} has no public port`).toEqual([]);
     }
   });
 
@@ -337,6 +392,7 @@ interface K8sObject {
   data?: Record<string, string>;
   spec?: {
     replicas?: number;
+    strategy?: { type?: string; rollingUpdate?: { maxSurge?: number | string } };
     /** A Deployment's holds matchLabels; a Service's is the labels themselves. */
     selector?: Record<string, unknown>;
     ports?: { name?: string; port: number; targetPort?: string | number }[];
@@ -462,6 +518,29 @@ function expectRestricted(deployment: K8sObject): void {
   expect(c.resources?.limits?.memory, name).toBeDefined();
 }
 
+/**
+ * Checks that secrets reach containers only through secretKeyRef: no env entry or
+ * ConfigMap holds a dzpay-secrets key as a literal value, whatever its name.
+ */
+function expectNoLiteralSecrets(objects: K8sObject[]): void {
+  for (const object of objects) {
+    for (const c of object.spec?.template?.spec.containers ?? []) {
+      for (const entry of c.env ?? []) {
+        if (!(entry.name in secretSamples) && !credentialPattern.test(entry.name)) continue;
+        expect(entry.value, `${object.metadata.name}: ${entry.name} in plain text`).toBeUndefined();
+        expect(entry.valueFrom?.secretKeyRef?.name, `${object.metadata.name}: ${entry.name}`).toBe(
+          'dzpay-secrets',
+        );
+      }
+    }
+    if (object.kind === 'ConfigMap') {
+      for (const key of Object.keys(object.data ?? {})) {
+        expect(secretSamples, `ConfigMap ${object.metadata.name}: ${key}`).not.toHaveProperty(key);
+      }
+    }
+  }
+}
+
 /** The Service whose selector picks the Deployment's pods, checked against the selector. */
 function serviceFor(deployment: K8sObject, services: K8sObject[]): K8sObject {
   const name = deployment.metadata.name;
@@ -522,7 +601,12 @@ describe('deploy/base', () => {
   it('names the images through kustomize', () => {
     const images = (kustomization!.images ?? []).map((image) => image.name);
     expect(images).toEqual(
-      expect.arrayContaining(['dzpay/gateway', 'dzpay/qr-config', 'dzpay/payments']),
+      expect.arrayContaining([
+        'dzpay/gateway',
+        'dzpay/qr-config',
+        'dzpay/payments',
+        'dzpay/status',
+      ]),
     );
     for (const deployment of deployments) {
       expect(images, deployment.metadata.name).toContain(container(deployment).image);
@@ -587,9 +671,55 @@ describe('deploy/base', () => {
     expect(testOnly.CARDNET_LIVE_PASSWORD).toBe('');
   });
 
-  it('runs two replicas of the gateway, qr-config and payments', () => {
+  it('reads REDIS_URL and SECRETS_KEY from dzpay-secrets, never literal values', () => {
+    const entryOf = (name: string, variable: string) => {
+      const deployment = deployments.find((d) => d.metadata.name === name);
+      expect(deployment, `${name} Deployment`).toBeDefined();
+      return (container(deployment!).env ?? []).find((entry) => entry.name === variable);
+    };
+    for (const deployment of deployments) {
+      const name = deployment.metadata.name;
+      const redis = entryOf(name, 'REDIS_URL');
+      if (!('redis' in infra[name]!)) {
+        expect(redis, `${name} does not use Redis`).toBeUndefined();
+        continue;
+      }
+      const ref = redis?.valueFrom?.secretKeyRef;
+      expect(ref, `${name}: REDIS_URL from a Secret`).toBeDefined();
+      expect(ref).toEqual({ name: 'dzpay-secrets', key: 'REDIS_URL' });
+      expect(environment(deployment).REDIS_PREFIX, `${name}: REDIS_PREFIX`).toBe(
+        configMaps.get('dzpay-config')?.REDIS_PREFIX,
+      );
+    }
+    expect(Object.keys(infra.payments!), 'payments uses Redis').toContain('redis');
+
+    const key = entryOf('gateway', 'SECRETS_KEY');
+    expect(key?.value, 'SECRETS_KEY in plain text').toBeUndefined();
+    // Not optional: a gateway without the key could neither set nor use partner secrets.
+    expect(key?.valueFrom?.secretKeyRef).toEqual({ name: 'dzpay-secrets', key: 'SECRETS_KEY' });
+    const gateway = GatewayEnv.parse(
+      environment(
+        deployments.find((d) => d.metadata.name === 'gateway')!,
+        {
+          optionalSecrets: false,
+        },
+      ),
+    );
+    expect(secretsKey(gateway.SECRETS_KEY!)).toHaveLength(32);
+    for (const deployment of deployments.filter((d) => d.metadata.name !== 'gateway')) {
+      expect(entryOf(deployment.metadata.name, 'SECRETS_KEY'), 'only the gateway').toBeUndefined();
+    }
+
+    expectNoLiteralSecrets(objects);
+    // Nothing under deploy/ (manifests, README) holds a key: 32 bytes are 44 base64 characters.
+    for (const [file, text] of deployFiles()) {
+      expect(text, `${file}: a literal key`).not.toMatch(/[A-Za-z0-9+/]{43}=/);
+    }
+  });
+
+  it('runs two replicas of the gateway, qr-config, payments and status', () => {
     const names = deployments.map((d) => d.metadata.name).sort();
-    expect(names).toEqual(['gateway', 'payments', 'qr-config']);
+    expect(names).toEqual(['gateway', 'payments', 'qr-config', 'status']);
     for (const deployment of deployments) {
       expect(deployment.spec?.replicas, deployment.metadata.name).toBe(2);
       expect(container(deployment).image).toBe(`dzpay/${deployment.metadata.name}`);
@@ -626,6 +756,20 @@ describe('deploy/base', () => {
       container(d).envFrom?.some((source) => source.configMapRef?.name === 'dzpay-config'),
     );
     expect(consumers).toHaveLength(deployments.length);
+  });
+
+  it('keeps Postgres connections below max_connections, even while everything rolls out', () => {
+    // Postgres' default max_connections (100), less its superuser_reserved_connections (3).
+    const available = 100 - 3;
+    let total = 0;
+    for (const deployment of deployments) {
+      const name = deployment.metadata.name;
+      const config = parseEnv(runtimeSchemaOf(name), environment(deployment));
+      const surge = deployment.spec?.strategy?.rollingUpdate?.maxSurge;
+      expect(typeof surge, `${name}: maxSurge as a number of pods`).toBe('number');
+      total += (deployment.spec!.replicas! + (surge as number)) * config.DATABASE_POOL_SIZE;
+    }
+    expect(total).toBeLessThan(available);
   });
 
   it('sets one PUBLIC_BASE_URL placeholder on the gateway and payments, documented', () => {
@@ -746,6 +890,7 @@ describe('deploy/overlays/dev', () => {
       `Service/${sandbox}`,
     ]);
     expect(ofKind(objects, 'Secret')).toEqual([]);
+    expectNoLiteralSecrets([...objects, ...patches]);
   });
 
   it('names the sandbox image through kustomize', () => {
