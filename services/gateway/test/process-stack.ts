@@ -1,10 +1,13 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freePort, isolatedInfra, spawnService, type IsolatedInfra } from '@dzpay/testkit';
 
 const SANDBOX_MAIN = fileURLToPath(new URL('../../cardnet-sandbox/src/main.ts', import.meta.url));
 const PAYMENTS_MAIN = fileURLToPath(new URL('../../payments/src/main.ts', import.meta.url));
+const QR_CONFIG_MAIN = fileURLToPath(new URL('../../qr-config/src/main.ts', import.meta.url));
+const STATUS_MAIN = fileURLToPath(new URL('../../status/src/main.ts', import.meta.url));
 const GATEWAY_MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 
@@ -22,9 +25,11 @@ interface Child {
 }
 
 /**
- * The card network sandbox, payments and the gateway, each started from its own
- * `main.ts` as a separate process (real environment parsing, real signals), over this
- * stack's own database, NATS prefix and Redis prefix.
+ * The card network sandbox, payments and the gateway (and, when asked, qr-config and
+ * status), each started from its own `main.ts` as a separate process (real environment
+ * parsing, real signals), over this stack's own database, NATS prefix and Redis prefix.
+ * The gateway and the admin CLI share a SECRETS_KEY made for this stack, so partner
+ * endpoints set with the CLI work on the payer's pages.
  */
 export interface ProcessStack {
   infra: IsolatedInfra;
@@ -34,6 +39,12 @@ export interface ProcessStack {
   sandboxUrl: string;
   /** A merchant made with the admin CLI: wallet W-1, a 50 DZD fee, and a test key. */
   merchant(name: string): Promise<{ id: string; testKey: string }>;
+  /** Sets the merchant's test partner server (`dzpay merchant partner … --mode test`). */
+  partnerEndpoint(merchantId: string, apiUrl: string, apiSecret: string): Promise<void>;
+  /** A new test QR code of the merchant (`dzpay qr create … --mode test`); needs qr-config. */
+  qrCode(merchantId: string): Promise<string>;
+  /** POST /set-qr-config with the merchant's test key; throws unless the gateway answers 200. */
+  setQrConfig(testKey: string, config: QrConfig): Promise<void>;
   /** What every service wrote so far (the last `maxChars` of each), for failure messages. */
   output(maxChars?: number): string;
   /** SIGTERM to every service, waits for each to exit, then drops the isolated resources. */
@@ -45,7 +56,23 @@ export interface ProcessStackOptions {
   payments?: Record<string, string>;
   /** Extra variables for the gateway. */
   gateway?: Record<string, string>;
+  /** Also start qr-config (QR codes and their configurations), with these extra variables. */
+  qrConfig?: boolean | Record<string, string>;
+  /** Also start status (the projection behind the status endpoint), with these extra variables. */
+  status?: boolean | Record<string, string>;
 }
+
+/** The body of POST /set-qr-config: amounts in DZD, expiry as ISO-8601. */
+interface QrConfig {
+  token: string;
+  amounts: number[];
+  expiresAt?: string;
+  singleUse: boolean;
+}
+
+/** `true` → no extra variables, `false`/absent → not started. */
+const extraEnv = (option: boolean | Record<string, string> | undefined) =>
+  option === undefined || option === false ? undefined : option === true ? {} : option;
 
 // Logs are only kept in memory and shown when a test fails, so they can be generous.
 const LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'info';
@@ -58,6 +85,8 @@ export async function startProcessStack(
   const infra = await isolatedInfra(label);
   const children: Child[] = [];
   const env = { ...infra.env, LOG_LEVEL };
+  // Seals partner secrets: the CLI seals with it, the gateway opens with it.
+  const SECRETS_KEY = randomBytes(32).toString('base64');
 
   async function stopAll(): Promise<void> {
     // The reverse of the start order: the gateway stops taking payers first.
@@ -72,19 +101,33 @@ export async function startProcessStack(
     const httpPort = await freePort();
     const gatewayUrl = `http://127.0.0.1:${httpPort}`;
 
-    const payments = await spawnService(PAYMENTS_MAIN, {
-      ...env,
-      PUBLIC_BASE_URL: gatewayUrl,
-      CARDNET_TEST_URL: sandbox.url,
-      ...options.payments,
+    // The services behind the gateway start side by side; each one that started is kept
+    // (in a fixed order), so a failure of another still stops it.
+    const backing: [string, string, Record<string, string> | undefined][] = [
+      ['qr-config', QR_CONFIG_MAIN, extraEnv(options.qrConfig)],
+      ['status', STATUS_MAIN, extraEnv(options.status)],
+      [
+        'payments',
+        PAYMENTS_MAIN,
+        { PUBLIC_BASE_URL: gatewayUrl, CARDNET_TEST_URL: sandbox.url, ...options.payments },
+      ],
+    ];
+    const wanted = backing.filter(([, , extra]) => extra !== undefined);
+    const started = await Promise.allSettled(
+      wanted.map(([, main, extra]) => spawnService(main, { ...env, ...extra })),
+    );
+    started.forEach((outcome, i) => {
+      if (outcome.status === 'fulfilled') children.push({ name: wanted[i]![0], ...outcome.value });
     });
-    children.push({ name: 'payments', ...payments });
+    const failed = started.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
 
     const gateway = await spawnService(GATEWAY_MAIN, {
       ...env,
       HTTP_PORT: String(httpPort),
       HTTP_HOST: '127.0.0.1',
       PUBLIC_BASE_URL: gatewayUrl,
+      SECRETS_KEY,
       ...options.gateway,
     });
     children.push({ name: 'gateway', ...gateway });
@@ -92,13 +135,22 @@ export async function startProcessStack(
     const cli = async <T>(...args: string[]): Promise<T> => {
       try {
         const { stdout } = await run(process.execPath, [CLI, '--json', ...args], {
-          env: { ...process.env, ...infra.env },
+          env: { ...process.env, ...infra.env, SECRETS_KEY },
         });
         return JSON.parse(stdout) as T;
       } catch (error) {
-        const failed = error as Error & { stdout?: string; stderr?: string };
+        const failed = error as Error & { cmd?: string; stdout?: string; stderr?: string };
+        // A partner secret on the command line must not reach a failure message.
+        const at = args.indexOf('--api-secret');
+        const secret = at >= 0 ? args[at + 1] : undefined;
+        const redact = (text: string) => (secret ? text.replaceAll(secret, '[secret]') : text);
+        failed.message = redact(failed.message);
+        if (failed.cmd) failed.cmd = redact(failed.cmd);
+        if (failed.stack) failed.stack = redact(failed.stack);
         throw new Error(
-          `dzpay ${args.join(' ')} failed: ${failed.message}\n${failed.stderr ?? ''}${failed.stdout ?? ''}`,
+          redact(
+            `dzpay ${args.join(' ')} failed: ${failed.message}\n${failed.stderr ?? ''}${failed.stdout ?? ''}`,
+          ),
           { cause: error },
         );
       }
@@ -114,6 +166,41 @@ export async function startProcessStack(
         await cli('merchant', 'configure', id, '--wallet', 'W-1', '--fee', '50');
         const { key } = await cli<{ key: string }>('key', 'issue', id, '--mode', 'test');
         return { id, testKey: key };
+      },
+      async partnerEndpoint(merchantId, apiUrl, apiSecret) {
+        await cli(
+          'merchant',
+          'partner',
+          merchantId,
+          '--mode',
+          'test',
+          '--api-url',
+          apiUrl,
+          '--api-secret',
+          apiSecret,
+        );
+      },
+      async qrCode(merchantId) {
+        if (!options.qrConfig) throw new Error('start the stack with qrConfig to create QR codes');
+        const { token } = await cli<{ token: string }>(
+          'qr',
+          'create',
+          merchantId,
+          '--mode',
+          'test',
+        );
+        return token;
+      },
+      async setQrConfig(testKey, config) {
+        const response = await fetch(`${gatewayUrl}/set-qr-config`, {
+          method: 'POST',
+          headers: { 'x-api-key': testKey, 'content-type': 'application/json' },
+          body: JSON.stringify(config),
+        });
+        const body = await response.text();
+        if (response.status !== 200) {
+          throw new Error(`POST /set-qr-config answered ${response.status}: ${body}`);
+        }
       },
       output: (maxChars = 6_000) =>
         children

@@ -118,12 +118,17 @@ export function buildProgram(deps: CliDeps): Command {
     .argument('<merchantId>', 'merchant id', uuid)
     .addOption(modeOption())
     .requiredOption('--api-url <url>', "the partner's API_URL")
-    .requiredOption('--api-secret <secret>', 'the API secret dzpay sends as Bearer')
-    .action(async (id: string, options: { mode: Mode; apiUrl: string; apiSecret: string }) => {
+    .option(
+      '--api-secret <secret>',
+      'the API secret dzpay sends as Bearer (better: PARTNER_API_SECRET in the environment, out of shell history)',
+    )
+    .action(async (id: string, options: { mode: Mode; apiUrl: string; apiSecret?: string }) => {
       if (!deps.secretsKey) fail('set SECRETS_KEY (32 bytes, base64) to store partner secrets');
+      const apiSecret = options.apiSecret ?? process.env.PARTNER_API_SECRET;
+      if (!apiSecret) fail('give the secret with --api-secret or PARTNER_API_SECRET');
       if (!z.url({ protocol: /^https?$/ }).safeParse(options.apiUrl).success)
         fail('--api-url must be an http(s) URL');
-      const sealed = sealSecret(options.apiSecret, deps.secretsKey!);
+      const sealed = sealSecret(apiSecret!, deps.secretsKey!);
       const found = await (
         await deps.accounts()
       ).setPartnerEndpoint(id, options.mode, options.apiUrl, sealed);

@@ -99,7 +99,9 @@ export async function agencyRoutes(app: FastifyInstance, deps: AgencyRoutesDeps)
           reply,
           referenceFormPage(
             merchant.name,
-            `${base}?mode=${encodeURIComponent(mode ?? 'live')}`,
+            // A GET form replaces the action's query with its fields: mode is one of them.
+            base,
+            mode ?? 'live',
             language,
           ),
         );

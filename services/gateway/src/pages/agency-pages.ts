@@ -8,7 +8,12 @@ const row = (label: string, value: string, className = '') =>
   `<dt class="${className}">${escapeHtml(label)}</dt><dd class="${className}">${escapeHtml(value)}</dd>`;
 
 /** The form where a payer types the reference a partner gave them. */
-export function referenceFormPage(merchantName: string, action: string, language: Language): Page {
+export function referenceFormPage(
+  merchantName: string,
+  action: string,
+  mode: string,
+  language: Language,
+): Page {
   const t = Messages[language];
   const body = `
 <h1>${escapeHtml(merchantName)}</h1>
@@ -16,6 +21,7 @@ export function referenceFormPage(merchantName: string, action: string, language
   <p><label for="reference">${escapeHtml(t.enterReference)}</label></p>
   <p><input id="reference" name="reference" required maxlength="255" autocomplete="off" dir="auto"></p>
   <input type="hidden" name="lang" value="${language}">
+  <input type="hidden" name="mode" value="${escapeHtml(mode)}">
   <button type="submit">${escapeHtml(t.find)}</button>
 </form>`;
   return layout({ language, title: merchantName, body });
