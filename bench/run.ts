@@ -3,12 +3,21 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { connectPostgres } from '@dzpay/platform';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connectNats, connectPostgres, type NatsConnection } from '@dzpay/platform';
 import autocannon from 'autocannon';
 import { freePort, startNode, type NodeProcess } from './processes.ts';
+import {
+  measureEventLag,
+  measurePaymentLag,
+  seedLockedReferences,
+  type LagSummary,
+  type StatusBenchDeps,
+} from './status.ts';
 
-// `pnpm bench`: a bare Fastify hello-world against POST /set-qr-config through the real
-// gateway, qr-config, NATS and Postgres, on this machine, in one run. See
+// `pnpm bench`: a bare Fastify hello-world against POST /set-qr-config, payment
+// registration and the payment status query through the real gateway, services, NATS
+// and Postgres, and the status projection's lag, on this machine, in one run. See
 // docs/benchmarks.md.
 
 const env = process.env;
@@ -16,7 +25,12 @@ const seconds = positiveInt('BENCH_SECONDS', 10);
 const warmupSeconds = positiveInt('BENCH_WARMUP_SECONDS', 3);
 const connections = positiveInt('BENCH_CONNECTIONS', 10);
 const qrCodes = positiveInt('BENCH_QR_CODES', 50);
+const statusReferences = positiveInt('BENCH_STATUS_REFERENCES', 40);
+const lagSamples = positiveInt('BENCH_LAG_SAMPLES', 300);
+const lagGapMs = positiveInt('BENCH_LAG_GAP_MS', 5);
 const TARGET_RATIO = 0.25;
+const TARGET_STATUS_RATIO = 0.35;
+const TARGET_LAG_P99_MS = 50;
 
 const adminUrl = env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const id = randomBytes(4).toString('hex');
@@ -37,11 +51,14 @@ const serviceEnv = {
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 const admin = connectPostgres(adminUrl, 'public', 1);
 const children: NodeProcess[] = [];
+let nats: NatsConnection | undefined;
 
 let cleaning: Promise<void> | undefined;
 const cleanup = () =>
   (cleaning ??= (async () => {
     for (const child of children.reverse()) await child.stop();
+    if (nats) await deleteStreams(nats);
+    await nats?.close();
     await admin.unsafe(`drop database if exists "${database}" with (force)`);
     await admin.end();
   })());
@@ -53,6 +70,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 try {
   await admin.unsafe(`create database "${database}"`);
+  nats = await connectNats(serviceEnv.NATS_URL, 'bench');
   const qrConfig = await startService('qr-config', '../services/qr-config/src/main.ts', {});
   children.push(qrConfig);
   const httpPort = await freePort();
@@ -74,15 +92,17 @@ try {
       CARDNET_TEST_URL: sandboxUrl,
     }),
   );
+  children.push(await startService('status', '../services/status/src/main.ts', {}));
   const gateway = await startService('gateway', '../services/gateway/src/main.ts', {
     HTTP_PORT: String(httpPort),
     HTTP_HOST: '127.0.0.1',
     PUBLIC_BASE_URL: publicBaseUrl,
     RATE_LIMIT_PER_MINUTE: '100000000',
+    STATUS_RATE_LIMIT_PER_MINUTE: '100000000',
   });
   children.push(gateway);
 
-  const { key, tokens } = await seed();
+  const { merchantId, key, tokens } = await seed();
   const gatewayUrl = `http://127.0.0.1:${httpPort}/set-qr-config`;
   await checkOneRequest(gatewayUrl, key, tokens[0]!);
 
@@ -131,7 +151,45 @@ try {
       },
     ],
   });
-  report(helloWorld, natsHop, setQrConfig, registerPayment);
+
+  // The references must exist before they are asked for: one locking AGENCY attempt
+  // each, published to PAYMENTS, projected by status.
+  const status: StatusBenchDeps = {
+    nats,
+    prefix: serviceEnv.NATS_PREFIX,
+    scope: { merchantId, mode: 'test' },
+  };
+  const references = Array.from({ length: statusReferences }, (_, i) => `PRODUCT-${run}-${i}`);
+  await seedLockedReferences(status, references);
+  const statusPath = (reference: string) => `/partner/payments/v1/${reference}/status`;
+  await checkStatusQuery(`${publicBaseUrl}${statusPath(references[0]!)}`, key);
+  let asked = 0;
+  const statusQuery = await measure('status-query', {
+    url: publicBaseUrl,
+    method: 'GET',
+    headers: { 'x-api-key': key },
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          path: statusPath(references[asked++ % references.length]!),
+        }),
+      },
+    ],
+  });
+
+  // Lags are measured with no load from the bench on the stack, one event at a time.
+  console.log(`status lag: ${lagSamples} events published one at a time, ${lagGapMs} ms apart`);
+  const eventLag = await measureEventLag(status, run, lagSamples, lagGapMs);
+  console.log(`status lag (full path): ${lagSamples} QR payments started one at a time`);
+  const paymentLag = await measurePaymentLag(status, publicBaseUrl, tokens, lagSamples, lagGapMs);
+  const failures = children.map((child) => child.failure()).filter(Boolean);
+  if (failures.length > 0) throw new Error(`status lag run is void: ${failures.join('; ')}`);
+
+  report(
+    { helloWorld, natsHop, setQrConfig, registerPayment, statusQuery },
+    { event: eventLag, payment: paymentLag },
+  );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
@@ -173,7 +231,7 @@ async function startService(name: string, entry: string, extra: Record<string, s
 }
 
 /** A merchant, a test key and the QR codes, made the way an operator would: the CLI. */
-async function seed(): Promise<{ key: string; tokens: string[] }> {
+async function seed(): Promise<{ merchantId: string; key: string; tokens: string[] }> {
   const merchant = await cli<{ id: string }>('merchant', 'create', 'Bench merchant');
   await cli('merchant', 'configure', merchant.id, '--wallet', 'bench-wallet');
   const { key } = await cli<{ key: string }>('key', 'issue', merchant.id, '--mode', 'test');
@@ -189,7 +247,7 @@ async function seed(): Promise<{ key: string; tokens: string[] }> {
     tokens.push(...codes.map((code) => code.token));
   }
   console.log(`seeded merchant ${merchant.id} with ${tokens.length} QR codes`);
-  return { key, tokens };
+  return { merchantId: merchant.id, key, tokens };
 }
 
 async function cli<T>(...args: string[]): Promise<T> {
@@ -217,6 +275,26 @@ async function checkOneRequest(url: string, key: string, token: string): Promise
   }
 }
 
+/** The first status query must answer 200 with the seeded reference `locked`. */
+async function checkStatusQuery(url: string, key: string): Promise<void> {
+  const response = await fetch(url, { headers: { 'x-api-key': key } });
+  const text = await response.text();
+  if (
+    !response.ok ||
+    (JSON.parse(text) as { data?: { stage?: string } }).data?.stage !== 'locked'
+  ) {
+    throw new Error(`status query answered ${response.status}: ${text}`);
+  }
+}
+
+/** The streams the services created under the bench's prefix, with their events. */
+async function deleteStreams(nc: NatsConnection): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  for await (const name of jsm.streams.names()) {
+    if (name.startsWith(`${serviceEnv.NATS_PREFIX}_`)) await jsm.streams.delete(name);
+  }
+}
+
 async function measure(
   title: string,
   options: Omit<autocannon.Options, 'duration' | 'connections'>,
@@ -230,10 +308,14 @@ async function measure(
 }
 
 function report(
-  helloWorld: autocannon.Result,
-  natsHop: autocannon.Result,
-  setQrConfig: autocannon.Result,
-  registerPayment: autocannon.Result,
+  results: {
+    helloWorld: autocannon.Result;
+    natsHop: autocannon.Result;
+    setQrConfig: autocannon.Result;
+    registerPayment: autocannon.Result;
+    statusQuery: autocannon.Result;
+  },
+  lag: { event: LagSummary; payment: LagSummary },
 ): void {
   const summary = (result: autocannon.Result) => ({
     reqPerSec: Math.round(result.requests.average),
@@ -241,22 +323,37 @@ function report(
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
-    ratio: Number((result.requests.average / helloWorld.requests.average).toFixed(3)),
+    ratio: Number((result.requests.average / results.helloWorld.requests.average).toFixed(3)),
   });
   const rows = {
-    'hello-world': summary(helloWorld),
-    'nats-hop': summary(natsHop),
-    'set-qr-config': summary(setQrConfig),
-    'register-payment': summary(registerPayment),
+    'hello-world': summary(results.helloWorld),
+    'nats-hop': summary(results.natsHop),
+    'set-qr-config': summary(results.setQrConfig),
+    'register-payment': summary(results.registerPayment),
+    'status-query': summary(results.statusQuery),
   };
   console.table(rows);
+  const lags = { 'status-lag': lag.event, 'status-lag-full-path': lag.payment };
+  console.table(lags);
 
   const ratio = rows['set-qr-config'].ratio;
-  const verdict = ratio >= TARGET_RATIO ? 'meets' : 'MISSES';
-  console.log(`ratio set-qr-config / hello-world = ${ratio} (${verdict} target ${TARGET_RATIO})`);
+  const verdict = (met: boolean) => (met ? 'meets' : 'MISSES');
+  console.log(
+    `ratio set-qr-config / hello-world = ${ratio} (${verdict(ratio >= TARGET_RATIO)} target ${TARGET_RATIO})`,
+  );
+  const statusRatio = rows['status-query'].ratio;
+  console.log(
+    `ratio status-query / hello-world = ${statusRatio} (${verdict(statusRatio >= TARGET_STATUS_RATIO)} target ${TARGET_STATUS_RATIO})`,
+  );
   console.log(
     `ratio nats-hop / hello-world = ${rows['nats-hop'].ratio} (the most any path through the gateway and NATS can reach here)`,
   );
+  for (const [title, summary] of Object.entries(lags)) {
+    const met = summary.p99Ms < TARGET_LAG_P99_MS;
+    console.log(
+      `${title} p99 = ${summary.p99Ms} ms (${verdict(met)} target < ${TARGET_LAG_P99_MS} ms)`,
+    );
+  }
   for (const [title, row] of Object.entries(rows)) {
     if (row.non2xx > 0 || row.errors > 0) {
       console.warn(`WARNING: ${title} had ${row.non2xx} non-2xx answers, ${row.errors} errors`);
@@ -265,5 +362,7 @@ function report(
   // Both servers share the machine with autocannon and with whatever else runs: the
   // core count and load average say how much to trust the numbers.
   const machine = { cores: cpus().length, load1: Number(loadavg()[0]!.toFixed(2)) };
-  console.log(JSON.stringify({ seconds, connections, ...machine, ...rows, ratio }));
+  console.log(
+    JSON.stringify({ seconds, connections, ...machine, ...rows, ...lags, ratio, statusRatio }),
+  );
 }

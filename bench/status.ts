@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { jetstream } from '@nats-io/jetstream';
+import {
+  PaymentEvent,
+  PaymentEventTypes,
+  Rpc,
+  paymentEventSubject,
+  type MerchantScope,
+  type StatusRecord,
+} from '@dzpay/contracts';
+import { prefixed, requestRpc, type NatsConnection } from '@dzpay/platform';
+
+// The status scenarios of `pnpm bench`: synthetic AGENCY events published to PAYMENTS
+// the way the payments relay publishes them, and the status service's answers. See
+// docs/benchmarks.md.
+
+/** Latencies in milliseconds, summarised; nearest-rank percentiles. */
+export interface LagSummary {
+  samples: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/** Where the bench publishes and asks: the deployment's prefix and the bench merchant. */
+export interface StatusBenchDeps {
+  nats: NatsConnection;
+  prefix: string;
+  scope: MerchantScope;
+}
+
+/**
+ * A `payment.processing` snapshot of a new AGENCY attempt on `reference`, holding its
+ * lock for `lockMs` (the status answer is `locked` until then). Parsed by the contract, so
+ * the bench never publishes what no producer could.
+ */
+function processingEvent(scope: MerchantScope, reference: string, lockMs: number): PaymentEvent {
+  const now = new Date();
+  return PaymentEvent.parse({
+    id: randomUUID(),
+    type: PaymentEventTypes.processing,
+    version: 1,
+    occurredAt: now.toISOString(),
+    ...scope,
+    data: {
+      paymentId: randomUUID(),
+      reference,
+      channel: 'AGENCY',
+      amount: 250_000,
+      fees: 5_000,
+      total: 255_000,
+      currency: 'DZD',
+      status: 'processing',
+      orderId: null,
+      approvalCode: null,
+      maskedPan: null,
+      failureReason: null,
+      refundedAmount: 0,
+      paidAt: null,
+      metadata: null,
+      lockExpiresAt: new Date(now.getTime() + lockMs).toISOString(),
+      locksReference: true,
+      createdAt: now.toISOString(),
+    },
+  });
+}
+
+/**
+ * Publishes like the payments relay (the event's subject, its id as Nats-Msg-Id) and
+ * resolves on the stream's acknowledgement: the event is stored.
+ */
+async function publish(deps: StatusBenchDeps, event: PaymentEvent): Promise<void> {
+  const subject = prefixed(deps.prefix, paymentEventSubject(PaymentEventTypes.processing));
+  await jetstream(deps.nats).publish(subject, JSON.stringify(event), { msgID: event.id });
+}
+
+function statusOf(deps: StatusBenchDeps, reference: string): Promise<StatusRecord> {
+  return requestRpc(deps.nats, deps.prefix, Rpc.statusReferenceGet, { ...deps.scope, reference });
+}
+
+/**
+ * Asks status over NATS, one request in flight, until `done` holds for its answer;
+ * resolves with the time the first such answer arrived. The resolution is one round
+ * trip (status reads Postgres on each query), well under a millisecond when idle.
+ */
+async function pollUntil(
+  deps: StatusBenchDeps,
+  reference: string,
+  done: (record: StatusRecord) => boolean,
+  timeoutMs = 10_000,
+): Promise<{ at: number; record: StatusRecord }> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const record = await statusOf(deps, reference);
+    const at = performance.now();
+    if (done(record)) return { at, record };
+    if (at > deadline) {
+      throw new Error(`status of ${reference} still ${record.stage} after ${timeoutMs} ms`);
+    }
+  }
+}
+
+/**
+ * Publishes one locking attempt for each reference and waits until status answers
+ * `locked` for all of them: the references the status-query scenario rotates over.
+ */
+export async function seedLockedReferences(
+  deps: StatusBenchDeps,
+  references: readonly string[],
+): Promise<void> {
+  // An hour: the lock outlives the run, so every answer stays `locked`.
+  for (const reference of references)
+    await publish(deps, processingEvent(deps.scope, reference, 3_600_000));
+  for (const reference of references) {
+    await pollUntil(deps, reference, (record) => record.stage === 'locked', 30_000);
+  }
+}
+
+/**
+ * Projection lag of synthetic events: for `samples` fresh references, one at a time and
+ * `gapMs` apart, the time from JetStream's publish acknowledgement (the event is stored)
+ * to the first status answer that shows the reference `locked`.
+ */
+export async function measureEventLag(
+  deps: StatusBenchDeps,
+  run: string,
+  samples: number,
+  gapMs: number,
+): Promise<LagSummary> {
+  const lags: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const reference = `LAG-${run}-${i}`;
+    const event = processingEvent(deps.scope, reference, 900_000);
+    await publish(deps, event);
+    const acked = performance.now();
+    const { at } = await pollUntil(deps, reference, (record) => record.stage === 'locked');
+    lags.push(at - acked);
+    await sleep(gapMs);
+  }
+  return summarise(lags);
+}
+
+/**
+ * Lag of the whole path, payments' outbox and relay included: a payer starts a QR payment
+ * (`POST /qr/{token}` through the gateway, one of the configured amounts), payments
+ * commits the attempt with its payment.created event, the relay publishes it, status
+ * projects it. Measured from the attempt's `createdAt` (the payments row's insert, in
+ * the transaction that commits the event) to the first status answer naming the new
+ * attempt. The tokens are multi-use QR codes: every attempt is a new `paymentId` on the
+ * same reference, the latest attempt in flight, which status answers.
+ */
+export async function measurePaymentLag(
+  deps: StatusBenchDeps,
+  publicBaseUrl: string,
+  tokens: readonly string[],
+  samples: number,
+  gapMs: number,
+): Promise<LagSummary> {
+  const lags: number[] = [];
+  const seen = new Map<string, string | null>();
+  for (let i = 0; i < samples; i++) {
+    const token = tokens[i % tokens.length]!;
+    if (!seen.has(token)) seen.set(token, (await statusOf(deps, token)).paymentId);
+    const before = seen.get(token);
+    const response = await fetch(`${publicBaseUrl}/qr/${token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'choice=0',
+      redirect: 'manual',
+    });
+    if (response.status !== 303 || !response.headers.get('location')?.startsWith('/checkout/')) {
+      throw new Error(`POST /qr answered ${response.status}: ${await response.text()}`);
+    }
+    await response.body?.cancel();
+    const { record } = await pollUntil(
+      deps,
+      token,
+      (candidate) => candidate.paymentId !== null && candidate.paymentId !== before,
+    );
+    // Wall clock on both sides (Postgres's now() and this process's): one machine.
+    lags.push(Date.now() - Date.parse(record.payment!.createdAt));
+    seen.set(token, record.paymentId);
+    await sleep(gapMs);
+  }
+  return summarise(lags);
+}
+
+function summarise(lags: number[]): LagSummary {
+  const sorted = [...lags].sort((a, b) => a - b);
+  const rank = (q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
+  const ms = (value: number) => Number(value.toFixed(1));
+  return {
+    samples: sorted.length,
+    p50Ms: ms(rank(0.5)),
+    p99Ms: ms(rank(0.99)),
+    maxMs: ms(sorted.at(-1)!),
+  };
+}
