@@ -36,6 +36,8 @@ export const AttemptSource = z.discriminatedUnion('kind', [
     amount: z.int().positive(),
     /** A single-use configuration locks its token for the attempt; a multi-use one does not. */
     singleUse: z.boolean(),
+    /** When the configuration was set: a single-use one paid since then is paid. */
+    configuredAt: z.iso.datetime(),
   }),
 ]);
 export type AttemptSource = z.infer<typeof AttemptSource>;

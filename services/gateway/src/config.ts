@@ -13,7 +13,7 @@ export const GatewayEnv = BaseEnv.extend({
   /** The gateway's public base URL: checkout links and the card network's return route. */
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
   /**
-   * How long the gateway waits for payments, which waits up to CARDNET_TIMEOUT_MS (10 s)
+   * How long the gateway waits for payments, which waits up to 4 s for a partner and CARDNET_TIMEOUT_MS (6 s)
    * for the card network in turn; shorter than SHUTDOWN_TIMEOUT_MS, so a drain is not cut.
    */
   PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().default(12_000),

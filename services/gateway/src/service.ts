@@ -31,6 +31,9 @@ export async function startGateway(
   );
   const { config } = runtime;
   const accounts = accountsRepository(runtime.sql);
+  if (!config.SECRETS_KEY) {
+    runtime.logger.warn('SECRETS_KEY is not set: product-reference pages (/pay) answer 404');
+  }
   const keys = keyOwnerCache(accounts, {
     ttlMs: config.KEY_CACHE_TTL_MS,
     maxEntries: 10_000,

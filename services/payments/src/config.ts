@@ -15,8 +15,11 @@ export const PaymentsEnv = BaseEnv.extend({
   CARDNET_LIVE_PASSWORD: z.string().default(''),
   /** SATIM terminal id sent as jsonParams.force_terminal_id, when the acquirer asks for one. */
   CARDNET_TERMINAL_ID: z.string().optional(),
-  /** Longest wait for one card network call. */
-  CARDNET_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Longest wait for one card network call. A product payment waits for the partner
+   * (4 s) and then the card network: together under the gateway's PAYMENTS_TIMEOUT_MS.
+   */
+  CARDNET_TIMEOUT_MS: z.coerce.number().int().positive().default(6_000),
   /** The payment window; the spec's 15 minutes, shorter only in tests. */
   PAYMENT_WINDOW_MS: z.coerce
     .number()

@@ -4,7 +4,7 @@ import { requestRpc, type NatsConnection } from '@dzpay/platform';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AccountsRepository } from '../adapters/accounts-repository.ts';
 import { issueApiKey } from '../domain/api-key.ts';
-import { sealSecret } from '../domain/sealed-secret.ts';
+import { partnerSecretOwner, sealSecret } from '../domain/sealed-secret.ts';
 
 export interface CliDeps {
   accounts: () => Promise<AccountsRepository>;
@@ -128,7 +128,7 @@ export function buildProgram(deps: CliDeps): Command {
       if (!apiSecret) fail('give the secret with --api-secret or PARTNER_API_SECRET');
       if (!z.url({ protocol: /^https?$/ }).safeParse(options.apiUrl).success)
         fail('--api-url must be an http(s) URL');
-      const sealed = sealSecret(apiSecret!, deps.secretsKey!);
+      const sealed = sealSecret(apiSecret!, deps.secretsKey!, partnerSecretOwner(id, options.mode));
       const found = await (
         await deps.accounts()
       ).setPartnerEndpoint(id, options.mode, options.apiUrl, sealed);

@@ -12,7 +12,7 @@ import { AppError, isAppError, requestRpc, type NatsConnection } from '@dzpay/pl
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AccountsRepository } from '../adapters/accounts-repository.ts';
 import { merchantTerms } from '../domain/merchant-terms.ts';
-import { openSecret } from '../domain/sealed-secret.ts';
+import { openSecret, partnerSecretOwner } from '../domain/sealed-secret.ts';
 import {
   agencyProblemPage,
   productPage,
@@ -57,10 +57,20 @@ export async function agencyRoutes(app: FastifyInstance, deps: AgencyRoutesDeps)
       if (!merchant || !endpoint || !deps.secretsKey) {
         throw new AppError('CHECKOUT404_NOT_FOUND', 'no payment page here');
       }
-      const partner: PartnerEndpoint = {
-        apiUrl: endpoint.apiUrl,
-        apiSecret: openSecret(endpoint.sealedSecret, deps.secretsKey),
-      };
+      let apiSecret: string;
+      try {
+        apiSecret = openSecret(
+          endpoint.sealedSecret,
+          deps.secretsKey,
+          partnerSecretOwner(merchant.id, mode.data!),
+        );
+      } catch (error) {
+        // Sealed under another SECRETS_KEY, or moved from another row: unusable.
+        throw new AppError('CHECKOUT404_NOT_FOUND', 'partner secret cannot be opened', {
+          cause: error,
+        });
+      }
+      const partner: PartnerEndpoint = { apiUrl: endpoint.apiUrl, apiSecret };
       return { merchant, terms: merchantTerms(merchant, mode.data!), partner };
     }
 
@@ -201,6 +211,7 @@ export async function agencyRoutes(app: FastifyInstance, deps: AgencyRoutesDeps)
             kind: 'qr',
             amount,
             singleUse: qr.config.singleUse,
+            configuredAt: qr.config.updatedAt,
           });
         } catch (error) {
           return problem(reply, error, language);

@@ -26,6 +26,8 @@ export function statusRoutes(app: FastifyInstance, deps: StatusRoutesDeps): void
   if (!app.hasRequestDecorator('auth')) app.decorateRequest('auth', null);
   const options = {
     config: { rateLimit: { max: deps.statusRateLimitPerMinute, timeWindow: 60_000 } },
+    // A HEAD route would have a counter of its own: one limit per key means GET only.
+    exposeHeadRoute: false,
     // After the rate limiter (onRequest): guessing keys is limited too.
     preParsing: async (request: FastifyRequest) => {
       const outcome = await authenticate(request, deps.keys, 'PARTNER_API401_UNAUTHORIZED');

@@ -1,7 +1,8 @@
 import { PartnerError, PartnerProduct, type PartnerEndpoint } from '@dzpay/contracts';
 import { AppError } from '@dzpay/platform';
 
-const LOOKUP_TIMEOUT_MS = 5_000;
+/** With the card network's 6 s, inside the gateway's 12 s wait for payments. */
+const LOOKUP_TIMEOUT_MS = 4_000;
 
 /**
  * GET {API_URL}/{reference} on the partner's server (ARCHITECTURE §6). Every way it can
@@ -11,6 +12,17 @@ export async function lookupProduct(
   partner: PartnerEndpoint,
   reference: string,
 ): Promise<PartnerProduct> {
+  // `.` and `..` are not encoded and a URL resolves them: {API_URL}/.. would ask the
+  // partner's parent path, with its secret. No product is called that.
+  if (/^\.{1,2}$/.test(reference)) {
+    throw new AppError(
+      'PARTNER404_PRODUCT_NOT_FOUND',
+      'the partner knows no product with this reference',
+      {
+        details: { reference },
+      },
+    );
+  }
   const url = `${partner.apiUrl.replace(/\/+$/, '')}/${encodeURIComponent(reference)}`;
   let response: Response;
   try {

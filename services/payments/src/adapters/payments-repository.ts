@@ -111,6 +111,16 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
       return rows[0] ? toRecord(rows[0]) : null;
     },
 
+    /** Whether an AGENCY attempt on the reference succeeded (and was not refunded) since `since`. */
+    async paidSince(scope: MerchantScope, reference: string, since: Date): Promise<boolean> {
+      const rows = await sql`
+        select 1 from payments
+        where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and reference = ${reference}
+          and channel = 'AGENCY' and status = 'success' and created_at >= ${since}
+        limit 1`;
+      return rows.length > 0;
+    },
+
     async findById(id: string): Promise<PaymentRecord | null> {
       const rows = await sql<Row[]>`select * from payments where id = ${id}`;
       return rows[0] ? toRecord(rows[0]) : null;

@@ -59,18 +59,51 @@ export function serveAttemptHandlers(deps: {
       );
 
     if (holds) await passGate(scope, reference);
-    const opened = await openAttempt(deps.open, {
-      terms: merchant,
-      channel: 'AGENCY',
-      reference,
-      amount,
-      language,
-      locksReference: holds,
-      productLabel: product?.label ?? null,
-      metadata: product?.metadata ?? null,
-    });
+    // A product is paid once; a single-use QR configuration once since it was set. (The
+    // partner may not know yet: its webhook can be on its way.)
+    const paidAfter =
+      source.kind === 'product'
+        ? new Date(0)
+        : source.singleUse
+          ? new Date(source.configuredAt)
+          : null;
+    if (paidAfter && (await repository.paidSince(scope, reference, paidAfter))) {
+      throw new AppError('PARTNER409_ALREADY_PAID', 'this reference is already paid', {
+        details: { reference },
+      });
+    }
+    const open = () =>
+      openAttempt(deps.open, {
+        terms: merchant,
+        channel: 'AGENCY',
+        reference,
+        amount,
+        language,
+        locksReference: holds,
+        productLabel: product?.label ?? null,
+        metadata: product?.metadata ?? null,
+      });
+    let opened = await open();
+    // Postgres says another attempt holds it. One whose window closed is settled on the
+    // spot (its Redis gate may have expired with it), and the reference tried once more.
+    if (
+      !opened &&
+      (await settleIfExpired(await repository.findLockHolder(scope, reference))) === null
+    ) {
+      opened = await open();
+    }
     if (!opened) throw locked(await repository.findLockHolder(scope, reference));
     return { paymentId: opened.record.id, checkoutToken: opened.checkoutToken };
+  }
+
+  /** The holder, or null once it is decided (settled here when its window closed). */
+  async function settleIfExpired(holder: PaymentRecord | null): Promise<PaymentRecord | null> {
+    if (!holder || deps.open.clock() < holder.expiresAt) return holder;
+    return deps.settle.reconcile(holder).then(
+      (settled) =>
+        settled.status === 'pending' || settled.status === 'processing' ? settled : null,
+      () => holder,
+    );
   }
 
   /**
