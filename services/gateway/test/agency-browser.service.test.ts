@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { StatusRecord } from '@dzpay/contracts';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { documentLanguage, inContext, launchChromium, summaryOf } from './browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Messages } from '../src/pages/messages.ts';
 import { startPartnerServer, type PartnerServer } from './partner-server.ts';
@@ -15,7 +16,6 @@ import { startProcessStack, type ProcessStack } from './process-stack.ts';
  * service runs as its own process; the partner's server runs in this test process.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
 const SCENARIO_TIMEOUT_MS = 60_000;
 const MERCHANT_NAME = 'Librairie Ibn Khaldoun';
@@ -30,10 +30,7 @@ let merchant: { id: string; testKey: string };
 
 beforeAll(async () => {
   const started = await Promise.allSettled([
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    }),
+    launchChromium(),
     startProcessStack('agency-browser', {
       qrConfig: true,
       status: true,
@@ -85,27 +82,10 @@ const stageOf = async (reference: string) => (await statusOf(reference)).stage;
  * on and shows what every service of the stack wrote.
  */
 async function inBrowser(scenario: (page: Page) => Promise<void>): Promise<void> {
-  if (!browser || !stack || !partner) throw new Error('the browser or the services did not start');
-  const context = await browser.newContext();
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  try {
-    await scenario(page);
-  } catch (error) {
-    if (error instanceof Error) {
-      error.message += `\n\nbrowser was at: ${page.url()}\n\n${stack.output()}`;
-    }
-    throw error;
-  } finally {
-    await context.close();
-  }
-}
-
-/** A page's summary, label → value. */
-async function summaryOf(page: Page): Promise<Record<string, string | undefined>> {
-  const labels = await page.locator('dl dt').allTextContents();
-  const values = await page.locator('dl dd').allTextContents();
-  return Object.fromEntries(labels.map((label, i) => [label.trim(), values[i]?.trim()]));
+  const services = stack;
+  if (!browser || !services || !partner)
+    throw new Error('the browser or the services did not start');
+  await inContext(browser, scenario, () => services.output());
 }
 
 const text = async (page: Page, selector: string) =>
@@ -139,12 +119,6 @@ async function payWithCard(page: Page, pan: string): Promise<string> {
     .not.toBe(fr.processing);
   return text(page, '[role="status"]');
 }
-
-/** What the page's root element says of its language and direction. */
-const documentLanguage = (page: Page) =>
-  page.evaluate<{ dir: string; lang: string }>(
-    '({ dir: document.documentElement.dir, lang: document.documentElement.lang })',
-  );
 
 describe('paying a partner product reference in a browser, every service its own process', () => {
   it(

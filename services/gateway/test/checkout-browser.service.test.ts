@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { PaymentView, RegisteredPayment, type Language } from '@dzpay/contracts';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { documentLanguage, inContext, launchChromium, summaryOf } from './browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProcessStack, type ProcessStack } from './process-stack.ts';
 
@@ -13,7 +14,6 @@ import { startProcessStack, type ProcessStack } from './process-stack.ts';
  * back to the merchant's site.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
 const SCENARIO_TIMEOUT_MS = 60_000;
 const MERCHANT_NAME = 'Librairie Ibn Khaldoun';
@@ -53,10 +53,7 @@ async function tenant(label: string, payments: Record<string, string> = {}): Pro
 
 beforeAll(async () => {
   const started = await Promise.allSettled([
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    }),
+    launchChromium(),
     tenant('checkout-browser'),
     tenant('checkout-browser-exp', { PAYMENT_WINDOW_MS: '2000', SWEEP_INTERVAL_MS: '300' }),
     startLandingServer(),
@@ -127,33 +124,8 @@ async function read({ stack, merchant }: Tenant, id: string): Promise<PaymentVie
  */
 async function inBrowser(tenantOf: Tenant | undefined, scenario: (page: Page) => Promise<void>) {
   if (!browser || !tenantOf) throw new Error('the browser or the services did not start');
-  const context = await browser.newContext();
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  try {
-    await scenario(page);
-  } catch (error) {
-    if (error instanceof Error) {
-      error.message += `\n\nbrowser was at: ${page.url()}\n\n${tenantOf.stack.output()}`;
-    }
-    throw error;
-  } finally {
-    await context.close();
-  }
+  await inContext(browser, scenario, () => tenantOf.stack.output());
 }
-
-/** The checkout page's summary, label → value. */
-async function summaryOf(page: Page): Promise<Record<string, string | undefined>> {
-  const labels = await page.locator('dl dt').allTextContents();
-  const values = await page.locator('dl dd').allTextContents();
-  return Object.fromEntries(labels.map((label, i) => [label.trim(), values[i]?.trim()]));
-}
-
-/** What the page's root element says of its language and direction. */
-const documentLanguage = (page: Page) =>
-  page.evaluate<{ dir: string; lang: string }>(
-    '({ dir: document.documentElement.dir, lang: document.documentElement.lang })',
-  );
 
 /** Presses pay on the checkout page, then types the card on the sandbox's form. */
 async function payWithCard(page: Page, { stack }: Tenant, pan: string): Promise<void> {
