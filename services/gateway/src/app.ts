@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { NatsConnection, Redis } from '@dzpay/platform';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Histogram, type Registry } from 'prom-client';
 import type { AccountsRepository } from './adapters/accounts-repository.ts';
 import type { KeyOwnerLookup } from './adapters/key-owner-cache.ts';
+import { hashApiKey, modeOfApiKey } from './domain/api-key.ts';
 import { installErrorHandling } from './handlers/errors.ts';
 import { agencyRoutes } from './handlers/agency-routes.ts';
 import { checkoutRoutes } from './handlers/checkout-routes.ts';
@@ -67,11 +67,17 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
     redis: deps.redis,
     nameSpace: 'rate:',
     skipOnError: true,
-    keyGenerator: (request) => {
+    // A real key is counted on its own (the spec's limits are per key); anything else
+    // (no key, a malformed, guessed or revoked one) on the caller's address, so inventing
+    // keys does not buy fresh budgets. The lookup fills the owner cache authentication
+    // then reads.
+    keyGenerator: async (request) => {
       const key = request.headers['x-api-key'];
-      return typeof key === 'string' && key
-        ? `key:${createHash('sha256').update(key).digest('base64url')}`
-        : `ip:${request.ip}`;
+      const presented = typeof key === 'string' ? key.trim() : '';
+      if (!modeOfApiKey(presented)) return `ip:${request.ip}`;
+      const hash = hashApiKey(presented);
+      const owner = await deps.keys.findKeyOwner(hash).catch(() => null);
+      return owner ? `key:${hash.toString('base64url')}` : `ip:${request.ip}`;
     },
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
