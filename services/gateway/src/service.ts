@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { accountsRepository } from './adapters/accounts-repository.ts';
 import { invalidateOnAccountChanges, keyOwnerCache } from './adapters/key-owner-cache.ts';
 import { buildGatewayApp } from './app.ts';
-import { secretsKey } from './domain/sealed-secret.ts';
+import { secretsKey } from '@dzpay/platform';
 import { GatewayEnv } from './config.ts';
 
 export interface Gateway {

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountsRepository } from '../src/adapters/accounts-repository.ts';
-import { partnerSecretOwner, sealSecret } from '../src/domain/sealed-secret.ts';
+import { partnerSecretOwner, sealSecret } from '@dzpay/platform';
 import { CARDS, submitCard } from './payer.ts';
 import { startPartnerServer, type PartnerServer } from './partner-server.ts';
 import { startStack, type Stack } from './stack.ts';

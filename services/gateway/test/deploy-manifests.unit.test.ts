@@ -8,7 +8,7 @@ import { PaymentsEnv } from '../../payments/src/config.ts';
 import { QrConfigEnv } from '../../qr-config/src/config.ts';
 import { StatusEnv } from '../../status/src/config.ts';
 import { GatewayEnv } from '../src/config.ts';
-import { secretsKey } from '../src/domain/sealed-secret.ts';
+import { secretsKey } from '@dzpay/platform';
 
 // No Docker engine or cluster runs the deployment files in CI, so this reads them and
 // holds them to what the services actually accept: a renamed variable, a moved ops

@@ -1,5 +1,5 @@
 import { Streams } from '@dzpay/contracts';
-import { ensureStream, startRuntime, type Runtime } from '@dzpay/platform';
+import { ensureStream, startOutboxRelay, startRuntime, type Runtime } from '@dzpay/platform';
 import { satimCardNetwork } from './adapters/cardnet/satim-client.ts';
 import { paymentsRepository } from './adapters/payments-repository.ts';
 import { unconfiguredCardNetwork } from './adapters/unconfigured-card-network.ts';
@@ -9,7 +9,6 @@ import { serveAttemptHandlers } from './handlers/attempt-handlers.ts';
 import { serveCheckoutHandlers } from './handlers/checkout-handlers.ts';
 import { servePaymentsHandlers } from './handlers/payments-handlers.ts';
 import { settler } from './handlers/settle.ts';
-import { startOutboxRelay } from './jobs/outbox-relay.ts';
 import { startSweeper } from './jobs/sweeper.ts';
 
 /**

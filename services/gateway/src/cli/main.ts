@@ -10,7 +10,7 @@ import type { NatsConnection, Sql } from '@dzpay/platform';
 import { CommanderError } from 'commander';
 import { z } from 'zod';
 import { accountsRepository } from '../adapters/accounts-repository.ts';
-import { secretsKey } from '../domain/sealed-secret.ts';
+import { secretsKey } from '@dzpay/platform';
 import { buildProgram } from './program.ts';
 
 const config = loadConfig(

@@ -4,7 +4,7 @@ import { requestRpc, type NatsConnection } from '@dzpay/platform';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AccountsRepository } from '../adapters/accounts-repository.ts';
 import { issueApiKey } from '../domain/api-key.ts';
-import { partnerSecretOwner, sealSecret } from '../domain/sealed-secret.ts';
+import { partnerSecretOwner, sealSecret } from '@dzpay/platform';
 
 export interface CliDeps {
   accounts: () => Promise<AccountsRepository>;

@@ -12,7 +12,7 @@ import { AppError, isAppError, requestRpc, type NatsConnection } from '@dzpay/pl
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AccountsRepository } from '../adapters/accounts-repository.ts';
 import { merchantTerms } from '../domain/merchant-terms.ts';
-import { openSecret, partnerSecretOwner } from '../domain/sealed-secret.ts';
+import { openSecret, partnerSecretOwner } from '@dzpay/platform';
 import {
   agencyProblemPage,
   productPage,

@@ -1,5 +1,7 @@
 import { jetstream } from '@nats-io/jetstream';
-import { prefixed, type Logger, type NatsConnection, type Sql } from '@dzpay/platform';
+import type { Sql } from './db.ts';
+import type { Logger } from './logger.ts';
+import { prefixed, type NatsConnection } from './nats.ts';
 
 export interface OutboxRelay {
   /** Publishes every event committed so far; resolves when none is left. */

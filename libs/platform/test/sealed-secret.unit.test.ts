@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openSecret, sealSecret, secretsKey } from '../src/domain/sealed-secret.ts';
+import { openSecret, sealSecret, secretsKey } from '../src/sealed-secret.ts';
 
 describe('sealed secrets', () => {
   const key = randomBytes(32);
