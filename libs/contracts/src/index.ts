@@ -9,3 +9,4 @@ export * from './rpc.ts';
 export * from './scope.ts';
 export * from './status.ts';
 export * from './validation.ts';
+export * from './webhooks.ts';

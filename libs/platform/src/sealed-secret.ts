@@ -40,3 +40,8 @@ export function openSecret(sealed: Buffer, key: Buffer, owner: string): string {
 export function partnerSecretOwner(merchantId: string, mode: string): string {
   return `${merchantId}|${mode}`;
 }
+
+/** What a partner's webhook signing secret is bound to. */
+export function signingSecretOwner(merchantId: string, mode: string): string {
+  return `${merchantId}|${mode}|signing`;
+}

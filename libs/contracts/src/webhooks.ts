@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { Mode } from './scope.ts';
+
+/**
+ * A merchant's partner server as dzpay's services other than the gateway need it, kept
+ * current by the gateway in the NATS KV bucket `<prefix>_PARTNERS` under the key
+ * `<merchantId>.<mode>`. Secrets stay sealed (libs/platform sealSecret, under
+ * SECRETS_KEY, bound to `partnerSecretOwner(merchantId, mode)` for the API secret and
+ * `signingSecretOwner(merchantId, mode)` for signing secrets).
+ */
+export const PartnerDirectoryEntry = z.object({
+  merchantId: z.uuid(),
+  mode: Mode,
+  apiUrl: z.url(),
+  /** base64 of the sealed API secret (sent as `Authorization: Bearer`). */
+  apiSecretSealed: z.string(),
+  /**
+   * Webhook signing secrets, newest first, each base64 of its sealed value. The first
+   * signs X-Signature; all of them sign webhook-signature, so a rotation has a grace
+   * period. `validUntil` null means no end.
+   */
+  signingSecrets: z.array(
+    z.object({ sealed: z.string(), validUntil: z.iso.datetime().nullable() }),
+  ),
+});
+export type PartnerDirectoryEntry = z.infer<typeof PartnerDirectoryEntry>;
+
+export const Buckets = { partners: 'PARTNERS' } as const;
+
+export function partnerDirectoryKey(merchantId: string, mode: Mode): string {
+  return `${merchantId}.${mode}`;
+}
+
+/** Delivery states of a payment's outcome webhook, as the status record shows them. */
+export const WebhookDeliveryEventTypes = {
+  pending: 'webhook.delivery.pending',
+  succeeded: 'webhook.delivery.succeeded',
+  failed: 'webhook.delivery.failed',
+} as const;
+
+/** Published on the WEBHOOKS stream (subject `webhooks.events.<type>`), event id = Nats-Msg-Id. */
+export const WebhookDeliveryEvent = z.object({
+  id: z.uuid(),
+  type: z.enum([
+    'webhook.delivery.pending',
+    'webhook.delivery.succeeded',
+    'webhook.delivery.failed',
+  ]),
+  version: z.literal(1),
+  occurredAt: z.iso.datetime(),
+  merchantId: z.uuid(),
+  mode: Mode,
+  data: z.object({
+    deliveryId: z.uuid(),
+    /** The payment event the webhook tells of (also the webhook's own id). */
+    eventId: z.uuid(),
+    paymentId: z.uuid(),
+    reference: z.string(),
+    channel: z.enum(['CHECKOUT', 'AGENCY']),
+    state: z.enum(['pending', 'success', 'fail']),
+    attempts: z.int().nonnegative(),
+  }),
+});
+export type WebhookDeliveryEvent = z.infer<typeof WebhookDeliveryEvent>;
+
+export function webhookEventSubject(type: WebhookDeliveryEvent['type']): string {
+  return `webhooks.events.${type}`;
+}
