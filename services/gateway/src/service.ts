@@ -1,7 +1,8 @@
 import { startRuntime, type Runtime } from '@dzpay/platform';
 import type { FastifyInstance } from 'fastify';
 import { accountsRepository } from './adapters/accounts-repository.ts';
-import { invalidateOnAccountChanges, keyOwnerCache } from './adapters/key-owner-cache.ts';
+import { keyOwnerCache, onAccountChanges } from './adapters/key-owner-cache.ts';
+import { partnerDirectory } from './adapters/partner-directory.ts';
 import { buildGatewayApp } from './app.ts';
 import { secretsKey } from '@dzpay/platform';
 import { GatewayEnv } from './config.ts';
@@ -38,7 +39,18 @@ export async function startGateway(
     ttlMs: config.KEY_CACHE_TTL_MS,
     maxEntries: 10_000,
   });
-  await invalidateOnAccountChanges(runtime.sql, keys);
+  const directory = await partnerDirectory({
+    nats: runtime.nats,
+    prefix: config.NATS_PREFIX,
+    accounts,
+    logger: runtime.logger,
+  });
+  await onAccountChanges(
+    runtime.sql,
+    () => keys.invalidate(),
+    () => directory.publish(),
+  );
+  await directory.publish();
   const app = await buildGatewayApp({
     logger: runtime.logger,
     keys,

@@ -29,6 +29,17 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
 }
 
+/** A partner endpoint as the partner directory publishes it (secrets sealed). */
+export interface PartnerEndpointRow {
+  merchantId: string;
+  mode: Mode;
+  apiUrl: string;
+  apiSecretSealed: Buffer;
+  signingSecretSealed: Buffer | null;
+  previousSigningSecretSealed: Buffer | null;
+  previousValidUntil: Date | null;
+}
+
 /** What authentication needs to know about a presented key. */
 export interface KeyOwner {
   keyId: string;
@@ -150,6 +161,55 @@ export function accountsRepository(sql: Sql) {
           set api_url = excluded.api_url, api_secret_sealed = excluded.api_secret_sealed, updated_at = now()
         returning merchant_id`;
       return rows.length === 1;
+    },
+
+    /**
+     * Sets the webhook signing secret. With `graceUntil`, the current one stays valid
+     * until then (a rotation); without, it is simply replaced.
+     */
+    async setSigningSecret(
+      merchantId: string,
+      mode: Mode,
+      sealed: Buffer,
+      graceUntil: Date | null,
+    ): Promise<boolean> {
+      const rows = await sql`
+        update partner_endpoints set
+          previous_signing_secret_sealed = case when ${graceUntil}::timestamptz is null then null else signing_secret_sealed end,
+          previous_valid_until = ${graceUntil},
+          signing_secret_sealed = ${sealed},
+          updated_at = now()
+        where merchant_id = ${merchantId} and mode = ${mode}
+        returning merchant_id`;
+      return rows.length === 1;
+    },
+
+    /** Every partner endpoint with its sealed secrets, for the partner directory. */
+    async listPartnerEndpoints(): Promise<PartnerEndpointRow[]> {
+      const rows = await sql<
+        {
+          merchant_id: string;
+          mode: Mode;
+          api_url: string;
+          api_secret_sealed: Buffer;
+          signing_secret_sealed: Buffer | null;
+          previous_signing_secret_sealed: Buffer | null;
+          previous_valid_until: Date | null;
+        }[]
+      >`
+        select p.merchant_id, p.mode, p.api_url, p.api_secret_sealed, p.signing_secret_sealed,
+               p.previous_signing_secret_sealed, p.previous_valid_until
+        from partner_endpoints p join merchants m on m.id = p.merchant_id
+        where m.active`;
+      return rows.map((row) => ({
+        merchantId: row.merchant_id,
+        mode: row.mode,
+        apiUrl: row.api_url,
+        apiSecretSealed: row.api_secret_sealed,
+        signingSecretSealed: row.signing_secret_sealed,
+        previousSigningSecretSealed: row.previous_signing_secret_sealed,
+        previousValidUntil: row.previous_valid_until,
+      }));
     },
 
     /** The partner's server of a merchant and mode, its secret still sealed. */

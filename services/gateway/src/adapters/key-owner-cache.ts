@@ -48,14 +48,12 @@ export function keyOwnerCache(
   };
 }
 
-export type KeyOwnerCache = ReturnType<typeof keyOwnerCache>;
 
-/** Forgets the cache whenever an account changes; resolves once listening. */
-export async function invalidateOnAccountChanges(sql: Sql, cache: KeyOwnerCache): Promise<void> {
-  await sql.listen(
-    ACCOUNTS_CHANGED_CHANNEL,
-    () => cache.invalidate(),
-    // Also after a reconnect: notifications sent while disconnected are lost.
-    () => cache.invalidate(),
-  );
+/**
+ * Runs the handlers whenever an account changes (and on every (re)connection, since
+ * notifications sent while disconnected are lost); resolves once listening.
+ */
+export async function onAccountChanges(sql: Sql, ...handlers: (() => unknown)[]): Promise<void> {
+  const run = () => handlers.forEach((handler) => void handler());
+  await sql.listen(ACCOUNTS_CHANGED_CHANNEL, run, run);
 }

@@ -1,10 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { Mode, Rpc } from '@dzpay/contracts';
 import { z } from 'zod';
-import { requestRpc, type NatsConnection } from '@dzpay/platform';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AccountsRepository } from '../adapters/accounts-repository.ts';
 import { issueApiKey } from '../domain/api-key.ts';
-import { partnerSecretOwner, sealSecret } from '@dzpay/platform';
+import {
+  partnerSecretOwner,
+  requestRpc,
+  sealSecret,
+  signingSecretOwner,
+  type NatsConnection,
+} from '@dzpay/platform';
 
 export interface CliDeps {
   accounts: () => Promise<AccountsRepository>;
@@ -19,6 +25,11 @@ export interface CliDeps {
 function uuid(value: string): string {
   if (!z.uuid().safeParse(value).success) throw new InvalidArgumentError('must be a UUID');
   return value;
+}
+
+/** A webhook signing secret in the Standard Webhooks form: whsec_ and 32 random bytes. */
+function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
 function wholeNumber(value: string): number {
@@ -133,9 +144,56 @@ export function buildProgram(deps: CliDeps): Command {
         await deps.accounts()
       ).setPartnerEndpoint(id, options.mode, options.apiUrl, sealed);
       if (!found) fail(`no merchant ${id}`);
+      // The webhook signing secret: given (PARTNER_SIGNING_SECRET), or made here and
+      // shown this once.
+      const signingSecret = process.env.PARTNER_SIGNING_SECRET ?? newSigningSecret();
+      await (
+        await deps.accounts()
+      ).setSigningSecret(
+        id,
+        options.mode,
+        sealSecret(signingSecret, deps.secretsKey!, signingSecretOwner(id, options.mode)),
+        null,
+      );
+      const shown = process.env.PARTNER_SIGNING_SECRET ? {} : { signingSecret };
       out(
-        { merchantId: id, mode: options.mode, apiUrl: options.apiUrl },
-        `partner endpoint of ${id} (${options.mode}): ${options.apiUrl}`,
+        { merchantId: id, mode: options.mode, apiUrl: options.apiUrl, ...shown },
+        `partner endpoint of ${id} (${options.mode}): ${options.apiUrl}${
+          'signingSecret' in shown
+            ? `\nwebhook signing secret (shown this once): ${signingSecret}`
+            : ''
+        }`,
+      );
+    });
+
+  merchant
+    .command('rotate-signing-secret')
+    .description('a new webhook signing secret; the old one stays valid for the grace period')
+    .argument('<merchantId>', 'merchant id', uuid)
+    .addOption(modeOption())
+    .option('--grace-hours <hours>', 'how long the previous secret stays valid', wholeNumber, 24)
+    .action(async (id: string, options: { mode: Mode; graceHours: number }) => {
+      if (!deps.secretsKey) fail('set SECRETS_KEY (32 bytes, base64) to store partner secrets');
+      const signingSecret = newSigningSecret();
+      const graceUntil = new Date(Date.now() + options.graceHours * 3600 * 1000);
+      const sealed = sealSecret(
+        signingSecret,
+        deps.secretsKey!,
+        signingSecretOwner(id, options.mode),
+      );
+      const found = await (
+        await deps.accounts()
+      ).setSigningSecret(id, options.mode, sealed, graceUntil);
+      if (!found)
+        fail(`no partner endpoint for ${id} (${options.mode}); set it with merchant partner`);
+      out(
+        {
+          merchantId: id,
+          mode: options.mode,
+          signingSecret,
+          previousValidUntil: graceUntil.toISOString(),
+        },
+        `new webhook signing secret (shown this once): ${signingSecret}\nthe previous one is valid until ${graceUntil.toISOString()}`,
       );
     });
 

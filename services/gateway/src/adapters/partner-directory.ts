@@ -1,0 +1,69 @@
+import { Kvm } from '@nats-io/kv';
+import { Buckets, partnerDirectoryKey, PartnerDirectoryEntry } from '@dzpay/contracts';
+import type { Logger, NatsConnection } from '@dzpay/platform';
+import type { AccountsRepository, PartnerEndpointRow } from './accounts-repository.ts';
+
+/** The KV bucket of a deployment: names allow letters, digits, `_` and `-` only. */
+export function partnerBucketName(prefix: string): string {
+  return `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}_${Buckets.partners}`;
+}
+
+/**
+ * Keeps the NATS KV bucket of partner endpoints in line with the accounts schema, so
+ * services other than the gateway (the webhook dispatcher) know where and how to reach
+ * a merchant's partner without reading the gateway's tables. Secrets stay sealed.
+ */
+export async function partnerDirectory(deps: {
+  nats: NatsConnection;
+  prefix: string;
+  accounts: AccountsRepository;
+  logger: Logger;
+  now?: () => Date;
+}) {
+  const kv = await new Kvm(deps.nats).create(partnerBucketName(deps.prefix), { history: 1 });
+  const now = deps.now ?? (() => new Date());
+  let publishing: Promise<void> = Promise.resolve();
+
+  async function publishAll(): Promise<void> {
+    const rows = await deps.accounts.listPartnerEndpoints();
+    const current = new Set<string>();
+    for (const row of rows) {
+      const key = partnerDirectoryKey(row.merchantId, row.mode);
+      current.add(key);
+      await kv.put(key, JSON.stringify(entryOf(row, now())));
+    }
+    for await (const key of await kv.keys()) {
+      if (!current.has(key)) await kv.delete(key);
+    }
+  }
+
+  return {
+    /** Publishes every endpoint again; calls queue behind each other. */
+    publish(): Promise<void> {
+      publishing = publishing.then(publishAll).catch((err: unknown) => {
+        deps.logger.error({ err }, 'partner directory publish failed');
+      });
+      return publishing;
+    },
+  };
+}
+
+function entryOf(row: PartnerEndpointRow, now: Date): PartnerDirectoryEntry {
+  const signingSecrets: PartnerDirectoryEntry['signingSecrets'] = [];
+  if (row.signingSecretSealed) {
+    signingSecrets.push({ sealed: row.signingSecretSealed.toString('base64'), validUntil: null });
+  }
+  if (row.previousSigningSecretSealed && row.previousValidUntil && row.previousValidUntil > now) {
+    signingSecrets.push({
+      sealed: row.previousSigningSecretSealed.toString('base64'),
+      validUntil: row.previousValidUntil.toISOString(),
+    });
+  }
+  return PartnerDirectoryEntry.parse({
+    merchantId: row.merchantId,
+    mode: row.mode,
+    apiUrl: row.apiUrl,
+    apiSecretSealed: row.apiSecretSealed.toString('base64'),
+    signingSecrets,
+  });
+}
