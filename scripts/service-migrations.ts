@@ -4,4 +4,8 @@ export const SERVICE_MIGRATIONS = [
   { schema: 'qr', folder: new URL('../services/qr-config/migrations/', import.meta.url) },
   { schema: 'payments', folder: new URL('../services/payments/migrations/', import.meta.url) },
   { schema: 'status', folder: new URL('../services/status/migrations/', import.meta.url) },
+  {
+    schema: 'webhooks',
+    folder: new URL('../services/webhook-dispatcher/migrations/', import.meta.url),
+  },
 ] as const;

@@ -1,7 +1,7 @@
-// `pnpm start`: dzpay on this machine. Creates the database, applies migrations,
-// starts the card network sandbox, qr-config, payments, status and the gateway, seeds a demo
-// merchant into an empty database, and prints where everything is. Ctrl-C stops the
-// services gracefully, the gateway first.
+// `pnpm start`: dzpay on this machine. Creates the database, applies migrations, starts
+// the card network sandbox, qr-config, payments, status, the webhook dispatcher and the
+// gateway, seeds a demo merchant into an empty database, and prints where everything is.
+// Ctrl-C stops the services gracefully, the gateway first.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -27,6 +27,7 @@ const SERVICES = [
   { name: 'qr-config', port: process.env.QR_CONFIG_OPS_PORT ?? '9102' },
   { name: 'payments', port: process.env.PAYMENTS_OPS_PORT ?? '9103' },
   { name: 'status', port: process.env.STATUS_OPS_PORT ?? '9104' },
+  { name: 'webhook-dispatcher', port: process.env.WEBHOOK_DISPATCHER_OPS_PORT ?? '9105' },
   { name: 'gateway', port: process.env.GATEWAY_OPS_PORT ?? '9101' },
 ].map((service) => ({ readyUrl: `http://127.0.0.1:${service.port}/readyz`, ...service }));
 

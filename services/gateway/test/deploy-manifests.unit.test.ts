@@ -7,6 +7,7 @@ import { SandboxEnv } from '../../cardnet-sandbox/src/config.ts';
 import { PaymentsEnv } from '../../payments/src/config.ts';
 import { QrConfigEnv } from '../../qr-config/src/config.ts';
 import { StatusEnv } from '../../status/src/config.ts';
+import { DispatcherEnv } from '../../webhook-dispatcher/src/config.ts';
 import { GatewayEnv } from '../src/config.ts';
 import { secretsKey } from '@dzpay/platform';
 
@@ -22,7 +23,12 @@ const devDir = new URL('deploy/overlays/dev/', root);
 const sandbox = 'cardnet-sandbox';
 
 /** Schemas of the services on the platform runtime (Postgres, NATS, an ops port). */
-type RuntimeSchema = typeof GatewayEnv | typeof QrConfigEnv | typeof PaymentsEnv | typeof StatusEnv;
+type RuntimeSchema =
+  | typeof GatewayEnv
+  | typeof QrConfigEnv
+  | typeof PaymentsEnv
+  | typeof StatusEnv
+  | typeof DispatcherEnv;
 type EnvSchema = RuntimeSchema | typeof SandboxEnv;
 
 const runtimeSchemas: Record<string, RuntimeSchema> = {
@@ -30,6 +36,7 @@ const runtimeSchemas: Record<string, RuntimeSchema> = {
   'qr-config': QrConfigEnv,
   payments: PaymentsEnv,
   status: StatusEnv,
+  'webhook-dispatcher': DispatcherEnv,
 };
 
 /** The environment schema of each service that the deployment files run. */
@@ -41,6 +48,7 @@ const infra: Record<string, Record<string, string>> = {
   'qr-config': { nats: 'NATS_URL', postgres: 'DATABASE_URL' },
   payments: { nats: 'NATS_URL', postgres: 'DATABASE_URL', redis: 'REDIS_URL' },
   status: { nats: 'NATS_URL', postgres: 'DATABASE_URL' },
+  'webhook-dispatcher': { nats: 'NATS_URL', postgres: 'DATABASE_URL' },
   [sandbox]: {},
 };
 
@@ -173,7 +181,7 @@ describe('docker-compose.yml', () => {
     return undefined;
   }
 
-  it('runs NATS, Postgres, Redis, the gateway, qr-config, payments, status and the sandbox', () => {
+  it('runs NATS, Postgres, Redis, the gateway, qr-config, payments, status, webhook-dispatcher and the sandbox', () => {
     expect(Object.keys(services)).toEqual(
       expect.arrayContaining([
         'nats',
@@ -183,6 +191,7 @@ describe('docker-compose.yml', () => {
         'qr-config',
         'payments',
         'status',
+        'webhook-dispatcher',
         sandbox,
       ]),
     );
@@ -264,22 +273,34 @@ describe('docker-compose.yml', () => {
     );
   });
 
-  it('gives the gateway a development SECRETS_KEY, for local development only', () => {
+  it('gives the gateway and webhook-dispatcher one development SECRETS_KEY, for local development only', () => {
     const key = environment('gateway').SECRETS_KEY;
     expect(key, 'gateway: SECRETS_KEY').toBeDefined();
     expect(secretsKey(key!)).toHaveLength(32);
+    // The dispatcher opens the partner secrets the gateway sealed: the same key.
+    expect(environment('webhook-dispatcher').SECRETS_KEY, 'webhook-dispatcher: SECRETS_KEY').toBe(
+      key,
+    );
+    for (const name of Object.keys(services)) {
+      if (name === 'gateway' || name === 'webhook-dispatcher') continue;
+      expect(environment(name), `${name}: SECRETS_KEY`).not.toHaveProperty('SECRETS_KEY');
+    }
     const lines = readText(new URL('docker-compose.yml', root)).split('\n');
-    const at = lines.findIndex((line) => /^\s*SECRETS_KEY:/.test(line));
-    const comment: string[] = [];
-    for (let i = at - 1; i >= 0 && /^\s*#/.test(lines[i]!); i--) comment.unshift(lines[i]!);
-    expect(comment.join(' '), 'comment above SECRETS_KEY').toMatch(/local development only/);
+    const at = lines.flatMap((line, i) => (/^\s*SECRETS_KEY:/.test(line) ? [i] : []));
+    expect(at, 'SECRETS_KEY lines').toHaveLength(2);
+    for (const line of at) {
+      const comment: string[] = [];
+      for (let i = line - 1; i >= 0 && /^\s*#/.test(lines[i]!); i--) comment.unshift(lines[i]!);
+      expect(comment.join(' '), 'comment above SECRETS_KEY').toMatch(/local development only/);
+    }
     for (const [file, text] of deployFiles()) {
       expect(text.includes(key!), `${file} reuses the development key`).toBe(false);
     }
   });
 
   it('publishes only the gateway and the sandbox', () => {
-    for (const name of ['qr-config', 'payments', 'status', 'nats', 'postgres', 'redis']) {
+    const unpublished = ['qr-config', 'payments', 'status', 'webhook-dispatcher'];
+    for (const name of [...unpublished, 'nats', 'postgres', 'redis']) {
       expect(service(name).ports ?? [], `${name} has no public port`).toEqual([]);
     }
   });
@@ -606,6 +627,7 @@ describe('deploy/base', () => {
         'dzpay/qr-config',
         'dzpay/payments',
         'dzpay/status',
+        'dzpay/webhook-dispatcher',
       ]),
     );
     for (const deployment of deployments) {
@@ -693,21 +715,31 @@ describe('deploy/base', () => {
     }
     expect(Object.keys(infra.payments!), 'payments uses Redis').toContain('redis');
 
-    const key = entryOf('gateway', 'SECRETS_KEY');
-    expect(key?.value, 'SECRETS_KEY in plain text').toBeUndefined();
-    // Not optional: a gateway without the key could neither set nor use partner secrets.
-    expect(key?.valueFrom?.secretKeyRef).toEqual({ name: 'dzpay-secrets', key: 'SECRETS_KEY' });
-    const gateway = GatewayEnv.parse(
-      environment(
-        deployments.find((d) => d.metadata.name === 'gateway')!,
-        {
-          optionalSecrets: false,
-        },
-      ),
-    );
-    expect(secretsKey(gateway.SECRETS_KEY!)).toHaveLength(32);
-    for (const deployment of deployments.filter((d) => d.metadata.name !== 'gateway')) {
-      expect(entryOf(deployment.metadata.name, 'SECRETS_KEY'), 'only the gateway').toBeUndefined();
+    // The gateway seals partner secrets; webhook-dispatcher opens them to sign webhooks.
+    const keyHolders = ['gateway', 'webhook-dispatcher'];
+    for (const name of keyHolders) {
+      const key = entryOf(name, 'SECRETS_KEY');
+      expect(key?.value, `${name}: SECRETS_KEY in plain text`).toBeUndefined();
+      // Not optional: without the key, partner secrets can be neither set nor used.
+      expect(key?.valueFrom?.secretKeyRef, `${name}: SECRETS_KEY`).toEqual({
+        name: 'dzpay-secrets',
+        key: 'SECRETS_KEY',
+      });
+      const deployment = deployments.find((d) => d.metadata.name === name)!;
+      const config = parseEnv(
+        runtimeSchemaOf(name),
+        environment(deployment, { optionalSecrets: false }),
+      );
+      const parsed = 'SECRETS_KEY' in config ? config.SECRETS_KEY : undefined;
+      expect(parsed, `${name}: SECRETS_KEY`).toBeDefined();
+      expect(secretsKey(parsed!), name).toHaveLength(32);
+    }
+    for (const deployment of deployments) {
+      if (keyHolders.includes(deployment.metadata.name)) continue;
+      expect(
+        entryOf(deployment.metadata.name, 'SECRETS_KEY'),
+        'only the gateway and webhook-dispatcher',
+      ).toBeUndefined();
     }
 
     expectNoLiteralSecrets(objects);
@@ -717,9 +749,9 @@ describe('deploy/base', () => {
     }
   });
 
-  it('runs two replicas of the gateway, qr-config, payments and status', () => {
+  it('runs two replicas of the gateway, qr-config, payments, status and webhook-dispatcher', () => {
     const names = deployments.map((d) => d.metadata.name).sort();
-    expect(names).toEqual(['gateway', 'payments', 'qr-config', 'status']);
+    expect(names).toEqual(['gateway', 'payments', 'qr-config', 'status', 'webhook-dispatcher']);
     for (const deployment of deployments) {
       expect(deployment.spec?.replicas, deployment.metadata.name).toBe(2);
       expect(container(deployment).image).toBe(`dzpay/${deployment.metadata.name}`);

@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createWebhookHandler, type WebhookEvent } from '@dzpay/partner-sdk';
 
 /**
  * A partner's server as a test needs it: GET /{reference} answers the product or one of
@@ -7,6 +8,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 export interface PartnerServer {
   url: string;
   requests: { path: string; headers: IncomingHttpHeaders }[];
+  /** Webhooks received and verified with the signing secret, when one was given. */
+  webhooks: WebhookEvent[];
   close(): Promise<void>;
 }
 
@@ -24,9 +27,22 @@ function answerFor(reference: string): { status: number; body: string } | null {
   return json(200, { reference, amount: 1500.5, currency: 'DZD', label: `Livre ${reference}` });
 }
 
-export async function startPartnerServer(): Promise<PartnerServer> {
+export async function startPartnerServer(
+  options: { signingSecret?: string } = {},
+): Promise<PartnerServer> {
   const requests: PartnerServer['requests'] = [];
+  const webhooks: WebhookEvent[] = [];
+  // The partner's webhook receiver, as a partner would write it with dzpay's SDK.
+  const receive = options.signingSecret
+    ? createWebhookHandler({
+        signingSecret: options.signingSecret,
+        onEvent: (event) => webhooks.push(event),
+      })
+    : null;
   const server: Server = createServer((request, response) => {
+    if (request.method === 'POST' && request.url === '/products/webhooks/platform' && receive) {
+      return receive(request, response);
+    }
     const path = decodeURIComponent((request.url ?? '/').replace(/^\/products\//, ''));
     requests.push({ path, headers: request.headers });
     const answer = answerFor(path);
@@ -38,6 +54,7 @@ export async function startPartnerServer(): Promise<PartnerServer> {
   return {
     url: `http://127.0.0.1:${port}/products`,
     requests,
+    webhooks,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

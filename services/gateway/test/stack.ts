@@ -4,6 +4,7 @@ import { startSandbox, type Sandbox } from '@dzpay/cardnet-sandbox/service';
 import { startPayments } from '@dzpay/payments/service';
 import { startQrConfig } from '@dzpay/qr-config/service';
 import { startStatus } from '@dzpay/status/service';
+import { startWebhookDispatcher } from '@dzpay/webhook-dispatcher/service';
 import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import {
   accountsRepository,
@@ -23,6 +24,7 @@ export interface Stack {
   qrConfig: Runtime<BaseEnv> | undefined;
   payments: Runtime<BaseEnv> | undefined;
   status: Runtime<BaseEnv> | undefined;
+  webhooks: Runtime<BaseEnv> | undefined;
   /** The card network sandbox test keys pay against. */
   sandbox: Sandbox | undefined;
   /** A merchant with an active test key and an active live key, and a wallet by default. */
@@ -46,6 +48,8 @@ export async function startStack(
     withPayments?: boolean | Record<string, string>;
     /** Start the status service (the projection behind the status endpoint). */
     withStatus?: boolean;
+    /** Start the webhook dispatcher, with these variables (SECRETS_KEY at least). */
+    withWebhooks?: Record<string, string>;
   } = {},
 ): Promise<Stack> {
   const infra = await isolatedInfra(label);
@@ -81,6 +85,12 @@ export async function startStack(
   const status = options.withStatus
     ? await startStatus(infra.env, { handleSignals: false })
     : undefined;
+  const webhooks = options.withWebhooks
+    ? await startWebhookDispatcher(
+        { ...infra.env, ...options.withWebhooks },
+        { handleSignals: false },
+      )
+    : undefined;
   const gateway = await startGateway(
     {
       ...infra.env,
@@ -101,6 +111,7 @@ export async function startStack(
     qrConfig,
     payments,
     status,
+    webhooks,
     sandbox,
     async merchant(name = 'Test merchant', terms = { walletId: 'wallet-test' }) {
       const created = await accounts.createMerchant(name);
@@ -141,6 +152,7 @@ export async function startStack(
       await gateway.runtime.stop();
       await payments?.stop();
       await status?.stop();
+      await webhooks?.stop();
       await sandbox?.close();
       await qrConfig?.stop();
       await infra.cleanup();

@@ -48,7 +48,6 @@ export function keyOwnerCache(
   };
 }
 
-
 /**
  * Runs the handlers whenever an account changes (and on every (re)connection, since
  * notifications sent while disconnected are lost); resolves once listening.

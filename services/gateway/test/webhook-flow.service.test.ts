@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { partnerSecretOwner, sealSecret, signingSecretOwner } from '@dzpay/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountsRepository } from '../src/adapters/accounts-repository.ts';
+import { CARDS, submitCard } from './payer.ts';
+import { startPartnerServer, type PartnerServer } from './partner-server.ts';
+import { startStack, type Stack } from './stack.ts';
+
+const SECRETS_KEY = randomBytes(32).toString('base64');
+const SIGNING_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+let stack: Stack;
+let partner: PartnerServer;
+let merchantId: string;
+
+beforeAll(async () => {
+  partner = await startPartnerServer({ signingSecret: SIGNING_SECRET });
+  stack = await startStack(
+    'webhook-flow',
+    { SECRETS_KEY },
+    { withPayments: true, withWebhooks: { SECRETS_KEY, WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200' } },
+  );
+  merchantId = (await stack.merchant('Webhook partner', { walletId: 'W-W' })).id;
+  const key = Buffer.from(SECRETS_KEY, 'base64');
+  const accounts = accountsRepository(stack.gateway.runtime.sql);
+  await accounts.setPartnerEndpoint(
+    merchantId,
+    'test',
+    partner.url,
+    sealSecret('api-secret', key, partnerSecretOwner(merchantId, 'test')),
+  );
+  await accounts.setSigningSecret(
+    merchantId,
+    'test',
+    sealSecret(SIGNING_SECRET, key, signingSecretOwner(merchantId, 'test')),
+    null,
+  );
+});
+afterAll(async () => {
+  await stack?.stop();
+  await partner?.close();
+});
+
+async function payReference(reference: string, card: { pan: string }) {
+  const started = await fetch(`${stack.gateway.url}/pay/${merchantId}/${reference}?mode=test`, {
+    method: 'POST',
+    redirect: 'manual',
+  });
+  const checkoutUrl = new URL(started.headers.get('location')!, stack.gateway.url).href.split(
+    '?',
+  )[0]!;
+  const formUrl = (
+    await fetch(`${checkoutUrl}/pay`, { method: 'POST', redirect: 'manual' })
+  ).headers.get('location')!;
+  const back = await submitCard(formUrl, card);
+  await fetch(back.headers.get('location')!, { redirect: 'manual' });
+}
+
+describe('every payment outcome reaches the partner as a signed webhook', () => {
+  it('a paid product reference: payment.success, verified by the partner SDK, once', async () => {
+    await payReference('BOOK-W1', CARDS.approved);
+    await expect
+      .poll(() => partner.webhooks.filter((event) => event.data.reference === 'BOOK-W1').length, {
+        timeout: 10_000,
+      })
+      .toBe(1);
+    const event = partner.webhooks.find((e) => e.data.reference === 'BOOK-W1')!;
+    expect(event).toMatchObject({
+      type: 'payment.success',
+      data: { channel: 'AGENCY', amount: 1500.5, currency: 'DZD', status: 'success' },
+    });
+    expect(event.data.paymentId).toBeTruthy();
+    expect(event.data.orderId).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(partner.webhooks.filter((e) => e.data.reference === 'BOOK-W1')).toHaveLength(1);
+  });
+
+  it('a declined card: payment.fail with its reason', async () => {
+    await payReference('BOOK-W2', CARDS.insufficientFunds);
+    await expect
+      .poll(() => partner.webhooks.find((event) => event.data.reference === 'BOOK-W2')?.type, {
+        timeout: 10_000,
+      })
+      .toBe('payment.fail');
+    expect(
+      partner.webhooks.find((e) => e.data.reference === 'BOOK-W2')!.data.failureReason,
+    ).toMatch(/insufficient|provision/i);
+  });
+});

@@ -1,0 +1,60 @@
+-- Webhook deliveries of payment outcomes, their attempts, and the outbox of their events.
+-- webhook-dispatcher alone reads and writes here.
+
+-- One delivery per payment outcome event (its id is the webhook's id), whatever the
+-- number of times PAYMENTS hands the event over.
+create table deliveries (
+  id uuid primary key,
+  event_id uuid not null unique,
+  merchant_id uuid not null,
+  mode text not null check (mode in ('test', 'live')),
+  payment_id uuid not null,
+  reference text not null,
+  channel text not null check (channel in ('CHECKOUT', 'AGENCY')),
+  event_type text not null check (event_type in ('payment.success', 'payment.fail')),
+  -- The exact JSON sent, signed byte for byte on every attempt: never re-serialized.
+  body text not null,
+  state text not null check (state in ('pending', 'success', 'fail')),
+  attempts int not null default 0,
+  -- When the next attempt is due; while an attempt is in flight, the end of its claim,
+  -- so a replica that dies mid-attempt leaves the delivery to the others. Null once final.
+  next_attempt_at timestamptz,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+
+create index deliveries_due on deliveries (next_attempt_at) where state = 'pending';
+create index deliveries_payment on deliveries (merchant_id, mode, payment_id);
+
+create table delivery_attempts (
+  delivery_id uuid not null references deliveries (id),
+  number int not null,
+  started_at timestamptz not null,
+  status_code int,
+  latency_ms int not null,
+  -- At most 1 KB of what the partner answered.
+  response_excerpt text not null default '' check (octet_length(response_excerpt) <= 1024),
+  error text,
+  primary key (delivery_id, number)
+);
+
+create table outbox (
+  id uuid primary key,
+  subject text not null,
+  payload jsonb not null,
+  created_at timestamptz not null default now(),
+  published_at timestamptz
+);
+
+create index outbox_unpublished on outbox (created_at) where published_at is null;
+
+-- Wakes the relay as soon as an event commits instead of at its next poll.
+create function notify_outbox() returns trigger language plpgsql as $$
+begin
+  perform pg_notify('dzpay_outbox', '');
+  return null;
+end;
+$$;
+
+create trigger outbox_inserted after insert on outbox
+  for each statement execute function notify_outbox();

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import {
+  WebhookDeliveryEventTypes,
+  webhookEventSubject,
+  type Mode,
+  type PaymentEvent,
+  type WebhookDeliveryEvent,
+} from '@dzpay/contracts';
+import type { Sql, Tx } from '@dzpay/platform';
+import type { AttemptResult } from '../domain/attempt.ts';
+import type { NextStep } from '../domain/retry.ts';
+import type { WebhookOf, WebhookType } from '../domain/webhook-body.ts';
+
+/** A delivery claimed for one attempt. */
+export interface ClaimedDelivery {
+  id: string;
+  eventId: string;
+  merchantId: string;
+  mode: Mode;
+  paymentId: string;
+  reference: string;
+  channel: 'CHECKOUT' | 'AGENCY';
+  eventType: WebhookType;
+  body: string;
+  /** Attempts made before this one. */
+  attempts: number;
+}
+
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  merchant_id: string;
+  mode: Mode;
+  payment_id: string;
+  reference: string;
+  channel: 'CHECKOUT' | 'AGENCY';
+  event_type: WebhookType;
+  body: string;
+  attempts: number;
+}
+
+/** The key of an endpoint, for per-endpoint limits: one merchant in one mode. */
+export const endpointKey = (delivery: { merchantId: string; mode: Mode }) =>
+  `${delivery.merchantId}.${delivery.mode}`;
+
+/** The webhooks schema. Every state change writes its WEBHOOKS event to the outbox in the same transaction. */
+export function deliveriesRepository(sql: Sql, clock: () => Date = () => new Date()) {
+  async function addEvent(
+    tx: Tx,
+    delivery: Omit<ClaimedDelivery, 'body' | 'eventType'>,
+    state: WebhookDeliveryEvent['data']['state'],
+    attempts: number,
+  ): Promise<void> {
+    const type =
+      state === 'success'
+        ? WebhookDeliveryEventTypes.succeeded
+        : state === 'fail'
+          ? WebhookDeliveryEventTypes.failed
+          : WebhookDeliveryEventTypes.pending;
+    const event: WebhookDeliveryEvent = {
+      id: randomUUID(),
+      type,
+      version: 1,
+      occurredAt: clock().toISOString(),
+      merchantId: delivery.merchantId,
+      mode: delivery.mode,
+      data: {
+        deliveryId: delivery.id,
+        eventId: delivery.eventId,
+        paymentId: delivery.paymentId,
+        reference: delivery.reference,
+        channel: delivery.channel,
+        state,
+        attempts,
+      },
+    };
+    await tx`insert into outbox (id, subject, payload)
+             values (${event.id}, ${webhookEventSubject(type)}, ${tx.json(event)})`;
+  }
+
+  return {
+    /**
+     * Records the delivery a payment outcome calls for, due at once, with its pending
+     * event; a second delivery of the same payment event changes nothing.
+     */
+    async enqueue(event: PaymentEvent, webhook: WebhookOf): Promise<'created' | 'duplicate'> {
+      return sql.begin(async (tx) => {
+        const delivery = {
+          id: randomUUID(),
+          eventId: event.id,
+          merchantId: event.merchantId,
+          mode: event.mode,
+          paymentId: event.data.paymentId,
+          reference: event.data.reference,
+          channel: event.data.channel,
+          attempts: 0,
+        };
+        const inserted = await tx`
+          insert into deliveries (id, event_id, merchant_id, mode, payment_id, reference, channel,
+            event_type, body, state, attempts, next_attempt_at)
+          values (${delivery.id}, ${delivery.eventId}, ${delivery.merchantId}, ${delivery.mode},
+            ${delivery.paymentId}, ${delivery.reference}, ${delivery.channel}, ${webhook.type},
+            ${webhook.body}, 'pending', 0, now())
+          on conflict (event_id) do nothing
+          returning id`;
+        if (inserted.length === 0) return 'duplicate';
+        await addEvent(tx, delivery, 'pending', 0);
+        return 'created';
+      });
+    },
+
+    /**
+     * Claims due deliveries for one attempt each, by moving their next_attempt_at past
+     * the attempt's deadline (`leaseMs`): no other replica takes them meanwhile, and one
+     * that dies mid-attempt hands them back when the lease ends. At most `slots(endpoint)`
+     * per endpoint, oldest first, so an endpoint's backlog never crowds out the others.
+     */
+    async claimDue(options: {
+      limit: number;
+      perEndpoint: number;
+      /** Attempts this replica has in flight, per endpointKey. */
+      busy: Record<string, number>;
+      leaseMs: number;
+    }): Promise<ClaimedDelivery[]> {
+      const rows = await sql<DeliveryRow[]>`
+        with ranked as (
+          select id, merchant_id, mode, next_attempt_at,
+                 row_number() over (partition by merchant_id, mode
+                                    order by next_attempt_at, id) as rank
+          from deliveries
+          where state = 'pending' and next_attempt_at <= now()
+        ), picked as (
+          select id from ranked
+          where rank <= ${options.perEndpoint}::int
+                 - coalesce((${sql.json(options.busy)}::jsonb
+                             ->> (merchant_id::text || '.' || mode))::int, 0)
+          order by next_attempt_at
+          limit ${options.limit}::int
+        ), locked as (
+          select id from deliveries
+          where id in (select id from picked) and state = 'pending' and next_attempt_at <= now()
+          for update skip locked
+        )
+        update deliveries
+        set next_attempt_at = now() + ${options.leaseMs}::int * interval '1 millisecond',
+            updated_at = now()
+        where id in (select id from locked)
+        returning id, event_id, merchant_id, mode, payment_id, reference, channel, event_type,
+                  body, attempts`;
+      return rows.map((row) => ({
+        id: row.id,
+        eventId: row.event_id,
+        merchantId: row.merchant_id,
+        mode: row.mode,
+        paymentId: row.payment_id,
+        reference: row.reference,
+        channel: row.channel,
+        eventType: row.event_type,
+        body: row.body,
+        attempts: row.attempts,
+      }));
+    },
+
+    /**
+     * Records an attempt and where the delivery goes next, with its WEBHOOKS event, in
+     * one transaction. False when the delivery moved on meanwhile (the claim lapsed and
+     * another replica recorded this attempt number): nothing is written then.
+     */
+    async record(
+      delivery: ClaimedDelivery,
+      result: AttemptResult,
+      step: NextStep,
+    ): Promise<boolean> {
+      return sql.begin(async (tx) => {
+        const attempts = delivery.attempts + 1;
+        const nextAttemptAt = step.state === 'pending' ? step.nextAttemptAt : null;
+        const updated = await tx`
+          update deliveries
+          set state = ${step.state}, attempts = ${attempts}, next_attempt_at = ${nextAttemptAt},
+              updated_at = now()
+          where id = ${delivery.id} and state = 'pending' and attempts = ${delivery.attempts}
+          returning id`;
+        if (updated.length === 0) return false;
+        await tx`
+          insert into delivery_attempts (delivery_id, number, started_at, status_code, latency_ms,
+            response_excerpt, error)
+          values (${delivery.id}, ${attempts}, ${result.startedAt}, ${result.statusCode},
+            ${result.latencyMs}, ${result.responseExcerpt}, ${result.error})`;
+        await addEvent(tx, delivery, step.state, attempts);
+        return true;
+      });
+    },
+
+    /** Hands a claimed delivery back, due now, when its attempt was abandoned unsent or unjudged (shutdown). */
+    async release(delivery: ClaimedDelivery): Promise<void> {
+      await sql`
+        update deliveries set next_attempt_at = now(), updated_at = now()
+        where id = ${delivery.id} and state = 'pending' and attempts = ${delivery.attempts}`;
+    },
+  };
+}
+
+export type DeliveriesRepository = ReturnType<typeof deliveriesRepository>;

@@ -1,0 +1,137 @@
+import type { Logger } from '@dzpay/platform';
+import {
+  endpointKey,
+  type ClaimedDelivery,
+  type DeliveriesRepository,
+} from '../adapters/deliveries-repository.ts';
+import type { AttemptResult } from '../domain/attempt.ts';
+import { nextStep } from '../domain/retry.ts';
+
+export interface Scheduler {
+  /** Looks for due deliveries now rather than at the next tick (a new one was enqueued). */
+  wake(): void;
+  /** Stops claiming, abandons attempts still in flight and hands them back, waits for them. */
+  stop(): Promise<void>;
+}
+
+/** Attempts in flight at once on this replica, all endpoints together. */
+const MAX_IN_FLIGHT = 512;
+
+/**
+ * Every `intervalMs` (and whenever woken), claims due deliveries and attempts each one
+ * without waiting for the others, at most `perEndpoint` at a time per endpoint, so a slow
+ * partner only ever holds its own slots. The schedule lives in Postgres: a restarted
+ * dispatcher carries on from next_attempt_at.
+ */
+export function startScheduler(deps: {
+  repository: DeliveriesRepository;
+  attempt: (delivery: ClaimedDelivery, abandon: AbortSignal) => Promise<AttemptResult | null>;
+  schedule: readonly number[];
+  perEndpoint: number;
+  intervalMs: number;
+  /** How long a claim holds: longer than an attempt may take. */
+  leaseMs: number;
+  logger: Logger;
+  clock?: () => Date;
+  random?: () => number;
+}): Scheduler {
+  const { repository, logger } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const random = deps.random ?? Math.random;
+  const busy = new Map<string, number>();
+  const inFlight = new Set<Promise<void>>();
+  const abandon = new AbortController();
+  let stopping = false;
+  let ticking = false;
+  let again = false;
+
+  async function run(delivery: ClaimedDelivery): Promise<void> {
+    const result = await deps.attempt(delivery, abandon.signal);
+    if (result === null) {
+      await repository.release(delivery);
+      return;
+    }
+    const step = nextStep({
+      verdict: result.verdict,
+      attempts: delivery.attempts + 1,
+      schedule: deps.schedule,
+      now: clock(),
+      random,
+    });
+    const recorded = await repository.record(delivery, result, step);
+    logger.debug(
+      { deliveryId: delivery.id, attempt: delivery.attempts + 1, state: step.state, recorded },
+      'webhook attempt',
+    );
+  }
+
+  function launch(delivery: ClaimedDelivery): void {
+    const key = endpointKey(delivery);
+    busy.set(key, (busy.get(key) ?? 0) + 1);
+    const running = run(delivery)
+      .catch((err: unknown) => {
+        // Unrecorded (the database away): the claim lapses and the attempt is made again.
+        logger.error({ err, deliveryId: delivery.id }, 'webhook attempt not recorded');
+      })
+      .finally(() => {
+        const left = (busy.get(key) ?? 1) - 1;
+        if (left === 0) busy.delete(key);
+        else busy.set(key, left);
+        inFlight.delete(running);
+        // A slot came free: that endpoint may have more waiting.
+        wake();
+      });
+    inFlight.add(running);
+  }
+
+  async function tick(): Promise<void> {
+    if (stopping) return;
+    if (ticking) {
+      again = true;
+      return;
+    }
+    ticking = true;
+    try {
+      const room = MAX_IN_FLIGHT - inFlight.size;
+      if (room > 0) {
+        const claimed = await repository.claimDue({
+          limit: room,
+          perEndpoint: deps.perEndpoint,
+          busy: Object.fromEntries(busy),
+          leaseMs: deps.leaseMs,
+        });
+        for (const delivery of claimed) launch(delivery);
+      }
+    } catch (err) {
+      logger.error({ err }, 'claiming due webhooks failed');
+    } finally {
+      ticking = false;
+    }
+    if (again) {
+      again = false;
+      void tick();
+    }
+  }
+
+  function wake(): void {
+    void tick();
+  }
+
+  const timer = setInterval(wake, deps.intervalMs);
+  wake();
+
+  return {
+    wake,
+    async stop() {
+      stopping = true;
+      clearInterval(timer);
+      // In-flight attempts may take the whole timeout; a shutdown does not wait for that.
+      // They are handed back unrecorded and made again after the restart, same event id.
+      abandon.abort();
+      while (ticking || inFlight.size > 0) {
+        await Promise.all(inFlight);
+        if (ticking) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+  };
+}

@@ -1,0 +1,3 @@
+import { startWebhookDispatcher } from './service.ts';
+
+await startWebhookDispatcher(process.env);

@@ -1,0 +1,99 @@
+import { Streams } from '@dzpay/contracts';
+import {
+  ensureStream,
+  secretsKey,
+  startOutboxRelay,
+  startRuntime,
+  type Runtime,
+} from '@dzpay/platform';
+import { deliveriesRepository } from './adapters/deliveries-repository.ts';
+import { partnerClient } from './adapters/partner-client.ts';
+import { partnerDirectory } from './adapters/partner-directory.ts';
+import { paymentOutcomesConsumer } from './adapters/payments-consumer.ts';
+import { DispatcherEnv } from './config.ts';
+import { attemptDelivery } from './handlers/attempt.ts';
+import { startPaymentIntake } from './handlers/payment-intake.ts';
+import { startScheduler } from './handlers/scheduler.ts';
+
+/** What a claim adds to the attempt's timeout: time to record the outcome. */
+const LEASE_MARGIN_MS = 5_000;
+
+/**
+ * Wires the webhook dispatcher: PAYMENTS intake, the delivery scheduler and the outbox
+ * relay to WEBHOOKS. Shutdown stops the intake and the scheduler first, then lets the
+ * relay publish what they committed, before the runtime drains NATS and closes Postgres.
+ */
+export async function startWebhookDispatcher(
+  env: Record<string, string | undefined>,
+  options: { handleSignals?: boolean } = {},
+): Promise<Runtime<DispatcherEnv>> {
+  const runtime = await startRuntime(
+    {
+      service: 'webhook-dispatcher',
+      schema: 'webhooks',
+      migrations: new URL('../migrations/', import.meta.url),
+      env: DispatcherEnv,
+      handleSignals: options.handleSignals ?? true,
+    },
+    env,
+  );
+  const { config, logger, nats, sql } = runtime;
+  const prefix = config.NATS_PREFIX;
+  await ensureStream(nats, prefix, Streams.webhooks);
+
+  const repository = deliveriesRepository(sql);
+  const client = partnerClient();
+  const directory = partnerDirectory({
+    nats,
+    prefix,
+    secretsKey: secretsKey(config.SECRETS_KEY),
+  });
+  const clock = () => new Date();
+  const scheduler = startScheduler({
+    repository,
+    attempt: (delivery, abandon) =>
+      attemptDelivery(
+        { directory, client, timeoutMs: config.WEBHOOK_TIMEOUT_MS, clock },
+        delivery,
+        abandon,
+      ),
+    schedule: config.WEBHOOK_RETRY_SCHEDULE_MS,
+    perEndpoint: config.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
+    intervalMs: config.SCHEDULER_INTERVAL_MS,
+    leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
+    logger,
+    clock,
+  });
+  const consumer = await paymentOutcomesConsumer({
+    nats,
+    prefix,
+    durable: config.WEBHOOK_CONSUMER,
+    ackWaitMs: config.INTAKE_ACK_WAIT_MS,
+  });
+  const intake = startPaymentIntake({
+    consumer,
+    repository,
+    enqueued: () => scheduler.wake(),
+    logger,
+    retryDelayMs: config.INTAKE_RETRY_MS,
+  });
+  const relay = await startOutboxRelay({
+    sql,
+    nats,
+    prefix,
+    logger,
+    intervalMs: config.RELAY_INTERVAL_MS,
+  });
+
+  runtime.onStop(async () => {
+    // No new deliveries, no new attempts; attempts in flight are handed back.
+    await intake.stop();
+    await scheduler.stop();
+    client.close();
+    // Then every state change they committed reaches WEBHOOKS.
+    await relay.flush();
+    await relay.stop();
+  });
+  runtime.ops.markReady();
+  return runtime;
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { PaymentEvent } from '@dzpay/contracts';
+import { WebhookEvent } from '@dzpay/partner-sdk';
+import { describe, expect, it } from 'vitest';
+import { excerpt, judgeAnswer } from '../src/domain/attempt.ts';
+import { webhookOf } from '../src/domain/webhook-body.ts';
+
+const now = new Date('2025-03-14T09:00:00.000Z');
+
+describe('judging a partner answer', () => {
+  const judge = (status: number, body: string, retryAfter?: string) =>
+    judgeAnswer({ status, body, retryAfter }, now).verdict;
+
+  it('counts only a 2xx with {"success": true} as delivered', () => {
+    expect(judge(200, '{"success":true}')).toEqual({ kind: 'delivered' });
+    expect(judge(204, '{ "success": true, "extra": 1 }')).toEqual({ kind: 'delivered' });
+    expect(judge(200, '{"success":"true"}').kind).toBe('retry');
+    expect(judge(200, 'OK').kind).toBe('retry');
+    expect(judge(200, '').kind).toBe('retry');
+    expect(judge(301, '{"success":true}').kind).toBe('retry');
+  });
+
+  it('stops on 410 and carries a Retry-After otherwise', () => {
+    expect(judge(410, '')).toEqual({ kind: 'stop' });
+    expect(judge(503, '', '7')).toEqual({ kind: 'retry', retryAfterMs: 7_000 });
+    expect(judge(500, '')).toEqual({ kind: 'retry', retryAfterMs: null });
+  });
+});
+
+describe('the response excerpt', () => {
+  it('keeps at most 1 KB without splitting a character', () => {
+    expect(excerpt('a'.repeat(2_000))).toHaveLength(1_024);
+    const cut = excerpt(`${'a'.repeat(1_023)}é`);
+    expect(cut).toBe('a'.repeat(1_023));
+    expect(excerpt('short')).toBe('short');
+  });
+});
+
+describe('the webhook body of a payment outcome', () => {
+  const event = (type: string, data: Partial<PaymentEvent['data']>) =>
+    PaymentEvent.parse({
+      id: randomUUID(),
+      type,
+      version: 1,
+      occurredAt: '2025-03-14T09:26:53.000Z',
+      merchantId: randomUUID(),
+      mode: 'test',
+      data: {
+        paymentId: randomUUID(),
+        reference: 'BOOK-42',
+        channel: 'AGENCY',
+        amount: 150_050,
+        fees: 5_000,
+        total: 155_050,
+        currency: 'DZD',
+        status: 'success',
+        orderId: 'ORD-1',
+        approvalCode: null,
+        maskedPan: null,
+        failureReason: null,
+        refundedAmount: 0,
+        paidAt: '2025-03-14T09:26:52.000Z',
+        metadata: { cart: 'c-1' },
+        ...data,
+      },
+    });
+
+  it('sends a success in dinars, with the event id and the SDK schema', () => {
+    const succeeded = event('payment.succeeded', {});
+    const webhook = webhookOf(succeeded);
+    expect(webhook?.type).toBe('payment.success');
+    const body = WebhookEvent.parse(JSON.parse(webhook!.body));
+    expect(body).toEqual({
+      id: succeeded.id,
+      type: 'payment.success',
+      createdAt: '2025-03-14T09:26:53.000Z',
+      data: {
+        paymentId: succeeded.data.paymentId,
+        reference: 'BOOK-42',
+        channel: 'AGENCY',
+        amount: 1500.5,
+        currency: 'DZD',
+        status: 'success',
+        orderId: 'ORD-1',
+        paidAt: '2025-03-14T09:26:52.000Z',
+        metadata: { cart: 'c-1' },
+        failureReason: null,
+      },
+    });
+  });
+
+  it('sends a fail with its reason and no paidAt', () => {
+    const failed = event('payment.failed', {
+      status: 'failed',
+      paidAt: null,
+      failureReason: 'declined',
+      channel: 'CHECKOUT',
+    });
+    const body = WebhookEvent.parse(JSON.parse(webhookOf(failed)!.body));
+    expect(body).toMatchObject({
+      type: 'payment.fail',
+      data: { channel: 'CHECKOUT', status: 'failed', paidAt: null, failureReason: 'declined' },
+    });
+  });
+
+  it('sends nothing for events that are no outcome', () => {
+    for (const type of ['payment.created', 'payment.processing', 'payment.refunded']) {
+      expect(webhookOf(event(type, { status: 'pending', paidAt: null }))).toBeNull();
+    }
+  });
+});

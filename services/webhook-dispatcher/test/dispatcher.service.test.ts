@@ -1,0 +1,353 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { MerchantScope, PaymentEvent } from '@dzpay/contracts';
+import {
+  connectNats,
+  connectPostgres,
+  type NatsConnection,
+  type Runtime,
+  type Sql,
+} from '@dzpay/platform';
+import { verifyWebhook } from '@dzpay/partner-sdk';
+import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DispatcherEnv } from '../src/config.ts';
+import { startWebhookDispatcher } from '../src/service.ts';
+import {
+  deleteBucket,
+  deliveryEvents,
+  paymentOutcome,
+  publish,
+  registerPartner,
+  startPartner,
+  type Answer,
+  type Partner,
+} from './fixtures.ts';
+
+let infra: IsolatedInfra;
+let nats: NatsConnection;
+let db: Sql;
+let service: Runtime<DispatcherEnv> | undefined;
+const partners: Partner[] = [];
+
+const key = randomBytes(32);
+const poll = { timeout: 15_000, interval: 50 };
+
+interface DeliveryRow {
+  id: string;
+  state: string;
+  attempts: number;
+  event_type: string;
+  body: string;
+}
+interface AttemptRow {
+  number: number;
+  status_code: number | null;
+  latency_ms: number;
+  response_excerpt: string;
+  error: string | null;
+  started_at: Date;
+}
+
+const deliveriesOf = (eventId: string) =>
+  db<
+    DeliveryRow[]
+  >`select id, state, attempts, event_type, body from deliveries where event_id = ${eventId}`;
+const stateOf = async (eventId: string) => (await deliveriesOf(eventId))[0]?.state;
+const attemptsOf = (deliveryId: string) =>
+  db<AttemptRow[]>`
+    select number, status_code, latency_ms, response_excerpt, error, started_at
+    from delivery_attempts where delivery_id = ${deliveryId} order by number`;
+
+/** A merchant of its own, with a partner server answering as told. */
+async function merchant(
+  answer?: (call: number) => Answer,
+  mode: MerchantScope['mode'] = 'test',
+  url?: (partner: Partner) => string,
+): Promise<{ scope: MerchantScope; partner: Partner; signingSecret: string; apiSecret: string }> {
+  const scope: MerchantScope = { merchantId: randomUUID(), mode };
+  const signingSecret = `whsig-${randomUUID()}`;
+  const apiSecret = `api-${randomUUID()}`;
+  const partner = await startPartner(signingSecret, answer);
+  partners.push(partner);
+  await registerPartner(nats, infra.natsPrefix, key, {
+    ...scope,
+    apiUrl: url ? url(partner) : partner.url,
+    apiSecret,
+    signingSecret,
+  });
+  return { scope, partner, signingSecret, apiSecret };
+}
+
+async function send(event: PaymentEvent, msgID?: string): Promise<void> {
+  await publish(nats, infra.natsPrefix, event, msgID);
+}
+
+async function finalDelivery(eventId: string, state: 'success' | 'fail'): Promise<DeliveryRow> {
+  await expect.poll(() => stateOf(eventId), poll).toBe(state);
+  const [delivery] = await deliveriesOf(eventId);
+  return delivery!;
+}
+
+beforeAll(async () => {
+  infra = await isolatedInfra('webhook-dispatcher');
+  nats = await connectNats(infra.natsUrl, 'webhook-dispatcher-test');
+  service = await startWebhookDispatcher(
+    {
+      ...infra.env,
+      SECRETS_KEY: key.toString('base64'),
+      WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200,200',
+      WEBHOOK_TIMEOUT_MS: '1000',
+      SCHEDULER_INTERVAL_MS: '50',
+      RELAY_INTERVAL_MS: '100',
+    },
+    { handleSignals: false },
+  );
+  db = connectPostgres(infra.databaseUrl, 'webhooks', 2);
+});
+afterAll(async () => {
+  await service?.stop();
+  await Promise.all(partners.map((partner) => partner.close()));
+  await db?.end();
+  if (nats) await deleteBucket(nats, infra.natsPrefix);
+  await nats?.close();
+  await infra?.cleanup();
+});
+
+describe('delivering a payment outcome', () => {
+  it('delivers a success once, signed so the partner SDK accepts it, with the §6 body', async () => {
+    const { scope, partner, apiSecret, signingSecret } = await merchant();
+    const event = paymentOutcome(scope, 'payment.succeeded', { metadata: { cart: 'c-9' } });
+    await send(event);
+
+    const delivery = await finalDelivery(event.id, 'success');
+    expect(partner.received).toEqual([
+      {
+        id: event.id,
+        type: 'payment.success',
+        createdAt: event.occurredAt,
+        data: {
+          paymentId: event.data.paymentId,
+          reference: event.data.reference,
+          channel: 'AGENCY',
+          amount: 1500.5,
+          currency: 'DZD',
+          status: 'success',
+          orderId: 'ORD-1',
+          paidAt: event.data.paidAt,
+          metadata: { cart: 'c-9' },
+          failureReason: null,
+        },
+      },
+    ]);
+    const [call] = partner.calls;
+    expect(call?.path).toBe('/webhooks/platform');
+    expect(call?.headers).toMatchObject({
+      authorization: `Bearer ${apiSecret}`,
+      'content-type': 'application/json',
+      'x-event-id': event.id,
+      'x-event-type': 'payment.success',
+      'webhook-id': event.id,
+      'webhook-timestamp': call?.headers['x-timestamp'],
+    });
+    // Both schemes verify on their own, and a tampered body does not.
+    const headers = call!.headers;
+    expect(verifyWebhook({ signingSecret, rawBody: delivery.body, headers }).ok).toBe(true);
+    const standardOnly = { ...headers, 'x-signature': undefined, 'x-timestamp': undefined };
+    expect(verifyWebhook({ signingSecret, rawBody: delivery.body, headers: standardOnly }).ok).toBe(
+      true,
+    );
+    const tampered = delivery.body.replace('1500.5', '1.5');
+    expect(verifyWebhook({ signingSecret, rawBody: tampered, headers }).ok).toBe(false);
+
+    const [attempt] = await attemptsOf(delivery.id);
+    expect(attempt).toMatchObject({ number: 1, status_code: 200, error: null });
+    expect(attempt!.response_excerpt).toContain('"success":true');
+    expect(attempt!.latency_ms).toBeGreaterThanOrEqual(0);
+    await expect
+      .poll(() => deliveryEvents(nats, infra.natsPrefix, delivery.id), poll)
+      .toHaveLength(2);
+    // Once, even after a few more scheduler ticks.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(partner.calls).toHaveLength(1);
+  });
+
+  it('sends a payment.fail with its reason', async () => {
+    const { scope, partner } = await merchant();
+    const event = paymentOutcome(scope, 'payment.failed', { channel: 'CHECKOUT' });
+    await send(event);
+    await finalDelivery(event.id, 'success');
+    expect(partner.received).toMatchObject([
+      {
+        id: event.id,
+        type: 'payment.fail',
+        data: { channel: 'CHECKOUT', status: 'failed', paidAt: null, failureReason: 'declined' },
+      },
+    ]);
+  });
+
+  it('gets through on the 4th attempt after three 500s, pending then succeeded on WEBHOOKS', async () => {
+    const { scope, partner } = await merchant((call) =>
+      call <= 3 ? { status: 500, body: 'boom' } : 'sdk',
+    );
+    const event = paymentOutcome(scope, 'payment.succeeded');
+    await send(event);
+
+    const delivery = await finalDelivery(event.id, 'success');
+    expect(delivery.attempts).toBe(4);
+    expect(partner.calls).toHaveLength(4);
+    expect(partner.received.map((received) => received.id)).toEqual([event.id]);
+    const attempts = await attemptsOf(delivery.id);
+    expect(attempts.map((attempt) => [attempt.number, attempt.status_code, attempt.error])).toEqual(
+      [
+        [1, 500, 'HTTP 500'],
+        [2, 500, 'HTTP 500'],
+        [3, 500, 'HTTP 500'],
+        [4, 200, null],
+      ],
+    );
+    expect(attempts[0]!.response_excerpt).toBe('boom');
+    for (const attempt of attempts) expect(attempt.latency_ms).toBeGreaterThanOrEqual(0);
+
+    await expect
+      .poll(
+        async () =>
+          (await deliveryEvents(nats, infra.natsPrefix, delivery.id)).map((e) => [
+            e.type,
+            e.data.state,
+            e.data.attempts,
+          ]),
+        poll,
+      )
+      .toEqual([
+        ['webhook.delivery.pending', 'pending', 0],
+        ['webhook.delivery.pending', 'pending', 1],
+        ['webhook.delivery.pending', 'pending', 2],
+        ['webhook.delivery.pending', 'pending', 3],
+        ['webhook.delivery.succeeded', 'success', 4],
+      ]);
+  });
+
+  it('ends in fail after the schedule when the partner always answers 500', async () => {
+    const { scope, partner } = await merchant(() => ({ status: 500 }));
+    const event = paymentOutcome(scope, 'payment.succeeded');
+    await send(event);
+    const delivery = await finalDelivery(event.id, 'fail');
+    expect(delivery.attempts).toBe(4);
+    expect(partner.calls).toHaveLength(4);
+    const events = await deliveryEvents(nats, infra.natsPrefix, delivery.id);
+    await expect
+      .poll(
+        async () => (await deliveryEvents(nats, infra.natsPrefix, delivery.id)).at(-1)?.type,
+        poll,
+      )
+      .toBe('webhook.delivery.failed');
+    expect(events.length).toBeLessThanOrEqual(5);
+  });
+
+  it('ends in fail when the partner never answers, each attempt timed out', async () => {
+    const { scope, partner } = await merchant(() => 'hang');
+    const event = paymentOutcome(scope, 'payment.succeeded');
+    await send(event);
+    const delivery = await finalDelivery(event.id, 'fail');
+    expect(partner.calls).toHaveLength(4);
+    const attempts = await attemptsOf(delivery.id);
+    expect(attempts).toHaveLength(4);
+    for (const attempt of attempts) {
+      expect(attempt).toMatchObject({ status_code: null, error: 'timeout after 1000 ms' });
+      expect(attempt.latency_ms).toBeGreaterThanOrEqual(1000);
+    }
+  });
+
+  it('makes one delivery of a payment event handed over twice', async () => {
+    const { scope, partner } = await merchant();
+    const event = paymentOutcome(scope, 'payment.succeeded');
+    await send(event);
+    // As if the stream's deduplication window had passed.
+    await send(event, randomUUID());
+    await finalDelivery(event.id, 'success');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await deliveriesOf(event.id)).toHaveLength(1);
+    expect(partner.calls).toHaveLength(1);
+  });
+
+  it('stops retrying on 410 Gone', async () => {
+    const { scope, partner } = await merchant(() => ({ status: 410 }));
+    const event = paymentOutcome(scope, 'payment.succeeded');
+    await send(event);
+    const delivery = await finalDelivery(event.id, 'fail');
+    expect(delivery.attempts).toBe(1);
+    expect(await attemptsOf(delivery.id)).toMatchObject([{ status_code: 410 }]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(partner.calls).toHaveLength(1);
+  });
+
+  it('waits as long as Retry-After asks when that is later than the schedule', async () => {
+    const { scope, partner } = await merchant((call) =>
+      call === 1 ? { status: 503, headers: { 'retry-after': '1' } } : 'sdk',
+    );
+    const event = paymentOutcome(scope, 'payment.succeeded');
+    await send(event);
+    await finalDelivery(event.id, 'success');
+    const [first, second] = partner.calls;
+    // The schedule alone would have retried after 200 ms ± 10 %.
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('retries on schedule and records it when the merchant has no partner endpoint', async () => {
+    const scope: MerchantScope = { merchantId: randomUUID(), mode: 'test' };
+    const event = paymentOutcome(scope, 'payment.succeeded');
+    await send(event);
+    const delivery = await finalDelivery(event.id, 'fail');
+    const attempts = await attemptsOf(delivery.id);
+    expect(attempts.map((attempt) => attempt.error)).toEqual(Array(4).fill('no partner endpoint'));
+  });
+});
+
+describe('the live-mode SSRF guard', () => {
+  it.each([
+    ['127.0.0.1', (partner: Partner) => partner.url],
+    [
+      'a name resolving to loopback',
+      (partner: Partner) => partner.url.replace('127.0.0.1', 'localhost'),
+    ],
+  ])('refuses and records a live endpoint at %s, without retrying', async (_label, url) => {
+    const { scope, partner } = await merchant(undefined, 'live', url);
+    const event = paymentOutcome({ ...scope, mode: 'live' }, 'payment.succeeded');
+    await send(event);
+    const delivery = await finalDelivery(event.id, 'fail');
+    expect(delivery.attempts).toBe(1);
+    expect(await attemptsOf(delivery.id)).toMatchObject([
+      { number: 1, status_code: null, error: 'target refused: private address' },
+    ]);
+    expect(partner.calls).toHaveLength(0);
+  });
+});
+
+describe('restarting the dispatcher', () => {
+  it('keeps a pending retry across a restart, and sends it when due', async () => {
+    const { scope, partner } = await merchant((call) =>
+      call === 1 ? { status: 503, headers: { 'retry-after': '2' } } : 'sdk',
+    );
+    const event = paymentOutcome(scope, 'payment.succeeded');
+    await send(event);
+    await expect.poll(async () => (await deliveriesOf(event.id))[0]?.attempts, poll).toBe(1);
+
+    await service?.stop();
+    service = undefined;
+    service = await startWebhookDispatcher(
+      {
+        ...infra.env,
+        SECRETS_KEY: key.toString('base64'),
+        WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200,200',
+        WEBHOOK_TIMEOUT_MS: '1000',
+        SCHEDULER_INTERVAL_MS: '50',
+      },
+      { handleSignals: false },
+    );
+
+    const delivery = await finalDelivery(event.id, 'success');
+    expect(delivery.attempts).toBe(2);
+    expect(partner.received.map((received) => received.id)).toEqual([event.id]);
+    expect(partner.calls[1]!.at - partner.calls[0]!.at).toBeGreaterThanOrEqual(1_900);
+  });
+});

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import {
+  Buckets,
+  partnerDirectoryKey,
+  paymentEventSubject,
+  PaymentEvent,
+  Streams,
+  WebhookDeliveryEvent,
+  type MerchantScope,
+  type PartnerDirectoryEntry,
+  type PaymentEventType,
+} from '@dzpay/contracts';
+import {
+  partnerSecretOwner,
+  prefixed,
+  sealSecret,
+  signingSecretOwner,
+  streamName,
+  type NatsConnection,
+} from '@dzpay/platform';
+import { createWebhookHandler, type WebhookEvent } from '@dzpay/partner-sdk';
+
+/** A payment outcome as payments would publish it, built through the contract's schema. */
+export function paymentOutcome(
+  scope: MerchantScope,
+  type: PaymentEventType,
+  data: Partial<PaymentEvent['data']> = {},
+): PaymentEvent {
+  const succeeded = type === 'payment.succeeded';
+  return PaymentEvent.parse({
+    id: randomUUID(),
+    type,
+    version: 1,
+    occurredAt: new Date().toISOString(),
+    ...scope,
+    data: {
+      paymentId: randomUUID(),
+      reference: `REF-${randomUUID().slice(0, 8)}`,
+      channel: 'AGENCY',
+      amount: 150_050,
+      fees: 5_000,
+      total: 155_050,
+      currency: 'DZD',
+      status: succeeded ? 'success' : 'failed',
+      orderId: 'ORD-1',
+      approvalCode: null,
+      maskedPan: null,
+      failureReason: succeeded ? null : 'declined',
+      refundedAmount: 0,
+      paidAt: succeeded ? new Date().toISOString() : null,
+      metadata: null,
+      ...data,
+    },
+  });
+}
+
+/** Publishes like the payments relay: the event's subject, its id as Nats-Msg-Id by default. */
+export async function publish(
+  nc: NatsConnection,
+  prefix: string,
+  event: PaymentEvent,
+  msgID = event.id,
+): Promise<void> {
+  const subject = prefixed(prefix, paymentEventSubject(event.type as PaymentEventType));
+  await jetstream(nc).publish(subject, JSON.stringify(event), { msgID });
+}
+
+/** Writes a partner into the directory bucket as the gateway does, secrets sealed. */
+export async function registerPartner(
+  nc: NatsConnection,
+  prefix: string,
+  secretsKey: Buffer,
+  partner: MerchantScope & { apiUrl: string; apiSecret: string; signingSecret: string },
+): Promise<void> {
+  const kv = await new Kvm(nc).create(streamName(prefix, Buckets.partners));
+  const { merchantId, mode } = partner;
+  const entry: PartnerDirectoryEntry = {
+    merchantId,
+    mode,
+    apiUrl: partner.apiUrl,
+    apiSecretSealed: sealSecret(
+      partner.apiSecret,
+      secretsKey,
+      partnerSecretOwner(merchantId, mode),
+    ).toString('base64'),
+    signingSecrets: [
+      {
+        sealed: sealSecret(
+          partner.signingSecret,
+          secretsKey,
+          signingSecretOwner(merchantId, mode),
+        ).toString('base64'),
+        validUntil: null,
+      },
+    ],
+  };
+  await kv.put(partnerDirectoryKey(merchantId, mode), JSON.stringify(entry));
+}
+
+export async function deleteBucket(nc: NatsConnection, prefix: string): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  await jsm.streams.delete(`KV_${streamName(prefix, Buckets.partners)}`).catch(() => false);
+}
+
+/** Every WEBHOOKS event of one delivery, in stream order. */
+export async function deliveryEvents(
+  nc: NatsConnection,
+  prefix: string,
+  deliveryId: string,
+): Promise<WebhookDeliveryEvent[]> {
+  const jsm = await jetstreamManager(nc);
+  const stream = streamName(prefix, Streams.webhooks.name);
+  const info = await jsm.streams.info(stream);
+  const events: WebhookDeliveryEvent[] = [];
+  for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq += 1) {
+    const message = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
+    if (message === null) continue;
+    const event = WebhookDeliveryEvent.parse(message.json());
+    if (event.data.deliveryId === deliveryId) events.push(event);
+  }
+  return events;
+}
+
+/** How the partner answers its nth call (1-based): as the SDK would, or as told. */
+export type Answer =
+  'sdk' | 'hang' | { status: number; body?: string; headers?: Record<string, string> };
+
+interface PartnerCall {
+  at: number;
+  headers: IncomingHttpHeaders;
+  path: string;
+}
+
+export interface Partner {
+  url: string;
+  /** Every request, in arrival order. */
+  calls: PartnerCall[];
+  /** The events the SDK verified and handed over. */
+  received: WebhookEvent[];
+  close(): Promise<void>;
+}
+
+/** A real partner HTTP server, verifying with the partner SDK when it answers as `sdk`. */
+export async function startPartner(
+  signingSecret: string,
+  answer: (call: number) => Answer = () => 'sdk',
+): Promise<Partner> {
+  const calls: PartnerCall[] = [];
+  const received: WebhookEvent[] = [];
+  const sdk = createWebhookHandler({
+    signingSecret,
+    onEvent: (event) => {
+      received.push(event);
+    },
+  });
+  const server: Server = createServer((request, response) => {
+    calls.push({ at: Date.now(), headers: request.headers, path: request.url ?? '' });
+    const chosen = answer(calls.length);
+    if (chosen === 'sdk') {
+      sdk(request, response);
+      return;
+    }
+    request.resume();
+    if (chosen === 'hang') return;
+    response.writeHead(chosen.status, chosen.headers ?? {}).end(chosen.body ?? '');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    received,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
