@@ -23,6 +23,12 @@ import {
 } from './payments.ts';
 import { StatusRecord, StatusReferenceRequest } from './status.ts';
 import {
+  DeliveriesOfPaymentReply,
+  DeliveriesOfPaymentRequest,
+  DeliveryReplayRequest,
+  DeliveryView,
+} from './webhooks.ts';
+import {
   AttemptStartReply,
   AttemptStartRequest,
   PartnerProduct,
@@ -62,6 +68,12 @@ export const Rpc = {
   statusReferenceGet: rpc('status.reference.get', StatusReferenceRequest, StatusRecord),
   productLookup: rpc('payments.product.lookup', ProductLookupRequest, PartnerProduct),
   attemptStart: rpc('payments.attempts.start', AttemptStartRequest, AttemptStartReply),
+  deliveriesOfPayment: rpc(
+    'webhooks.deliveries.list',
+    DeliveriesOfPaymentRequest,
+    DeliveriesOfPaymentReply,
+  ),
+  deliveryReplay: rpc('webhooks.deliveries.replay', DeliveryReplayRequest, DeliveryView),
 } as const;
 
 /** Errors cross the wire as a code from the catalog, never as a stack trace. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Mode } from './scope.ts';
+import { MerchantScope, Mode } from './scope.ts';
 
 /**
  * A merchant's partner server as dzpay's services other than the gateway need it, kept
@@ -66,3 +66,33 @@ export type WebhookDeliveryEvent = z.infer<typeof WebhookDeliveryEvent>;
 export function webhookEventSubject(type: WebhookDeliveryEvent['type']): string {
   return `webhooks.events.${type}`;
 }
+
+/** One try at delivering a webhook, as the merchant API shows it. */
+export const DeliveryAttemptView = z.object({
+  number: z.int().positive(),
+  startedAt: z.iso.datetime(),
+  statusCode: z.int().nullable(),
+  latencyMs: z.int().nullable(),
+  /** The start of what the partner answered (at most 1 KB). */
+  responseExcerpt: z.string().nullable(),
+  error: z.string().nullable(),
+});
+
+/** A payment outcome's webhook and every attempt at it. */
+export const DeliveryView = z.object({
+  id: z.uuid(),
+  eventId: z.uuid(),
+  eventType: z.enum(['payment.success', 'payment.fail']),
+  paymentId: z.uuid(),
+  reference: z.string(),
+  state: z.enum(['pending', 'success', 'fail']),
+  attempts: z.array(DeliveryAttemptView),
+  nextAttemptAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type DeliveryView = z.infer<typeof DeliveryView>;
+
+export const DeliveriesOfPaymentRequest = MerchantScope.extend({ paymentId: z.string() });
+export const DeliveriesOfPaymentReply = z.object({ deliveries: z.array(DeliveryView) });
+export const DeliveryReplayRequest = MerchantScope.extend({ deliveryId: z.string() });
