@@ -11,6 +11,7 @@ import { checkoutRoutes } from './handlers/checkout-routes.ts';
 import { paymentsRoutes } from './handlers/payments-routes.ts';
 import { qrRoutes } from './handlers/qr-routes.ts';
 import { statusRoutes } from './handlers/status-routes.ts';
+import { webhookRoutes } from './handlers/webhook-routes.ts';
 
 export interface GatewayDeps {
   logger: FastifyBaseLogger;
@@ -90,6 +91,7 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
   qrRoutes(app, { ...deps, clock: deps.clock ?? (() => new Date()) });
   paymentsRoutes(app, deps);
   statusRoutes(app, deps);
+  webhookRoutes(app, deps);
   await checkoutRoutes(app, deps);
   await agencyRoutes(app, deps);
   return app;

@@ -1,10 +1,15 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import { Kvm } from '@nats-io/kv';
+import { PartnerDirectoryEntry, partnerDirectoryKey } from '@dzpay/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partnerBucketName } from '../src/adapters/partner-directory.ts';
 import { startStack, type Stack } from './stack.ts';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+const SECRETS_KEY = randomBytes(32).toString('base64');
 const run = promisify(execFile);
 
 let stack: Stack;
@@ -16,7 +21,7 @@ afterAll(() => stack?.stop());
 async function dzpay(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      env: { ...process.env, ...stack.infra.env },
+      env: { ...process.env, ...stack.infra.env, SECRETS_KEY },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -114,5 +119,51 @@ describe('pnpm dzpay (admin command line)', () => {
     );
     expect(badMode.code).not.toBe(0);
     expect(badMode.stderr).toContain('Allowed choices are test, live');
+  });
+
+  it("sets a partner's server, shows a new signing secret once, and rotates it with a grace period", async () => {
+    const merchant = await json<{ id: string }>('merchant', 'create', 'Partner via CLI');
+    const set = await json<{ signingSecret: string }>(
+      'merchant',
+      'partner',
+      merchant.id,
+      '--mode',
+      'test',
+      '--api-url',
+      'https://partner.example/api',
+      '--api-secret',
+      's3cret',
+    );
+    expect(set.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const rotated = await json<{ signingSecret: string; previousValidUntil: string }>(
+      'merchant',
+      'rotate-signing-secret',
+      merchant.id,
+      '--mode',
+      'test',
+      '--grace-hours',
+      '2',
+    );
+    expect(rotated.signingSecret).not.toBe(set.signingSecret);
+    expect(Date.parse(rotated.previousValidUntil) - Date.now()).toBeGreaterThan(1.9 * 3600 * 1000);
+
+    // The gateway hears of it and republishes the partner directory: both secrets valid.
+    const kv = await new Kvm(stack.gateway.runtime.nats).open(
+      partnerBucketName(stack.infra.natsPrefix),
+    );
+    const signingSecrets = async () => {
+      const found = await kv.get(partnerDirectoryKey(merchant.id, 'test'));
+      return found?.operation === 'PUT'
+        ? PartnerDirectoryEntry.parse(found.json()).signingSecrets.length
+        : 0;
+    };
+    await expect.poll(signingSecrets, { timeout: 5_000 }).toBe(2);
+
+    const missing = await dzpay(
+      'merchant',
+      'rotate-signing-secret',
+      '00000000-0000-4000-8000-000000000000',
+    );
+    expect(missing.code).toBe(1);
   });
 });
