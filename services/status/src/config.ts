@@ -3,12 +3,15 @@ import { z } from 'zod';
 
 export const StatusEnv = BaseEnv.extend({
   OPS_PORT: z.coerce.number().int().min(0).max(65535).default(9104),
-  /** Durable consumer of PAYMENTS; replicas share it. A new name replays the whole stream. */
+  /**
+   * Durable consumer of PAYMENTS, and with `-webhooks` appended of WEBHOOKS; replicas
+   * share them. A new name replays both streams.
+   */
   STATUS_CONSUMER: z
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
     .default('status-projection'),
-  /** Wait before a payment event that failed to apply (database away) is tried again. */
+  /** Wait before an event that failed to apply (database away) is tried again. */
   PROJECTION_RETRY_MS: z.coerce.number().int().positive().default(2_000),
   /** An event delivered but not acknowledged this long is delivered again. */
   PROJECTION_ACK_WAIT_MS: z.coerce.number().int().positive().default(30_000),

@@ -1,13 +1,17 @@
-import { startRuntime, type Runtime } from '@dzpay/platform';
-import { paymentsConsumer } from './adapters/payments-consumer.ts';
+import { Streams } from '@dzpay/contracts';
+import { startRuntime, type Runtime, type StreamSpec } from '@dzpay/platform';
 import { statusRepository } from './adapters/status-repository.ts';
+import { streamConsumer } from './adapters/stream-consumer.ts';
 import { StatusEnv } from './config.ts';
-import { startPaymentsProjection } from './handlers/payments-projection.ts';
+import { paymentsHandler } from './handlers/payments-projection.ts';
+import { startProjection, type MessageHandler } from './handlers/projection.ts';
 import { serveStatusHandlers } from './handlers/status-handlers.ts';
+import { webhooksHandler } from './handlers/webhooks-projection.ts';
 
 /**
- * Wires status: runtime, the PAYMENTS projection and the status subject. Shutdown stops
- * both intakes before the runtime drains NATS and closes Postgres.
+ * Wires status: runtime, the PAYMENTS and WEBHOOKS projections (each its own durable
+ * consumer) and the status subject. Shutdown stops every intake before the runtime
+ * drains NATS and closes Postgres.
  */
 export async function startStatus(
   env: Record<string, string | undefined>,
@@ -25,23 +29,39 @@ export async function startStatus(
   );
   const { config, logger, nats, sql } = runtime;
   const repository = statusRepository(sql);
-  const durable = config.STATUS_CONSUMER;
 
-  const consumer = await paymentsConsumer({
-    nats,
-    prefix: config.NATS_PREFIX,
-    durable,
-    appliedUpTo: () => repository.positionOf(durable),
-    ackWaitMs: config.PROJECTION_ACK_WAIT_MS,
-    logger,
-  });
-  const projection = startPaymentsProjection({
-    consumer,
-    durable,
-    repository,
-    logger,
-    retryDelayMs: config.PROJECTION_RETRY_MS,
-  });
+  async function project(
+    name: string,
+    stream: StreamSpec,
+    durable: string,
+    handlerOf: (repo: typeof repository, durable: string) => MessageHandler,
+  ) {
+    const consumer = await streamConsumer({
+      nats,
+      prefix: config.NATS_PREFIX,
+      stream,
+      durable,
+      appliedUpTo: () => repository.positionOf(durable),
+      ackWaitMs: config.PROJECTION_ACK_WAIT_MS,
+      logger,
+    });
+    return startProjection({
+      name,
+      consumer,
+      handle: handlerOf(repository, durable),
+      logger,
+      retryDelayMs: config.PROJECTION_RETRY_MS,
+    });
+  }
+  const projections = [
+    await project('payment', Streams.payments, config.STATUS_CONSUMER, paymentsHandler),
+    await project(
+      'webhook delivery',
+      Streams.webhooks,
+      `${config.STATUS_CONSUMER}-webhooks`,
+      webhooksHandler,
+    ),
+  ];
   const server = await serveStatusHandlers({
     nats,
     prefix: config.NATS_PREFIX,
@@ -50,7 +70,7 @@ export async function startStatus(
   });
 
   runtime.onStop(async () => {
-    await Promise.all([server.stop(), projection.stop()]);
+    await Promise.all([server.stop(), ...projections.map((p) => p.stop())]);
   });
   runtime.ops.markReady();
   return runtime;

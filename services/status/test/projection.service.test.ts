@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Rpc, type MerchantScope, type PaymentEvent, type StatusRecord } from '@dzpay/contracts';
+import {
+  Rpc,
+  type MerchantScope,
+  type PaymentEvent,
+  type StatusRecord,
+  type WebhookDeliveryEvent,
+} from '@dzpay/contracts';
 import { connectNats, connectPostgres, requestRpc } from '@dzpay/platform';
 import type { NatsConnection, Runtime } from '@dzpay/platform';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
@@ -7,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusEnv } from '../src/config.ts';
 import { startStatus } from '../src/service.ts';
 import { attemptEvents, fromNow, publish, publishGarbage } from './payment-events.ts';
+import { deliveryEvents, publishDelivery, publishDeliveryGarbage } from './webhook-events.ts';
 
 let infra: IsolatedInfra;
 let nats: NatsConnection;
@@ -34,6 +41,21 @@ async function projected(): Promise<void> {
   const reference = `MARK-${randomUUID()}`;
   await publish(nats, infra.natsPrefix, attemptEvents(alice, reference).created());
   await expect.poll(() => stageOf(alice, reference), poll).toBe('locked');
+}
+
+/** Waits until everything published on WEBHOOKS so far (and on PAYMENTS) is projected. */
+async function deliveriesProjected(): Promise<void> {
+  const reference = `MARK-${randomUUID()}`;
+  const attempt = attemptEvents(alice, reference);
+  await publish(nats, infra.natsPrefix, attempt.created());
+  await publishDelivery(
+    nats,
+    infra.natsPrefix,
+    deliveryEvents(alice, reference, attempt.paymentId)('pending'),
+  );
+  await expect
+    .poll(async () => (await status(alice, reference)).payment?.webhookDelivery, poll)
+    .toBe('pending');
 }
 
 beforeAll(async () => {
@@ -169,14 +191,95 @@ describe('the status of a product reference, projected from PAYMENTS', () => {
   });
 });
 
+describe('payment.webhookDelivery, projected from WEBHOOKS', () => {
+  async function deliver(...events: WebhookDeliveryEvent[]): Promise<void> {
+    for (const event of events) await publishDelivery(nats, infra.natsPrefix, event);
+  }
+  const deliveryOf = async (reference: string) =>
+    (await status(alice, reference)).payment?.webhookDelivery;
+  async function paid(reference: string) {
+    const attempt = attemptEvents(alice, reference);
+    await send(attempt.created(), attempt.processing(), attempt.succeeded());
+    return { attempt, delivery: deliveryEvents(alice, reference, attempt.paymentId) };
+  }
+
+  it('is null while no delivery was due', async () => {
+    await paid('REF-HOOK-NONE');
+    await deliveriesProjected();
+    expect(await status(alice, 'REF-HOOK-NONE')).toMatchObject({
+      stage: 'paid',
+      payment: { status: 'success', webhookDelivery: null },
+    });
+  });
+
+  it('shows pending while retrying, then success', async () => {
+    const { delivery } = await paid('REF-HOOK-OK');
+    await deliver(delivery('pending'));
+    await expect.poll(() => deliveryOf('REF-HOOK-OK'), poll).toBe('pending');
+    await deliver(delivery('pending'), delivery('success'));
+    await expect.poll(() => deliveryOf('REF-HOOK-OK'), poll).toBe('success');
+  });
+
+  it('shows fail while the stage stays paid', async () => {
+    const { delivery } = await paid('REF-HOOK-FAIL');
+    await deliver(delivery('pending'), delivery('fail'));
+    await expect
+      .poll(() => status(alice, 'REF-HOOK-FAIL'), poll)
+      .toMatchObject({ stage: 'paid', paid: true, payment: { webhookDelivery: 'fail' } });
+  });
+
+  it('changes nothing when an older delivery event is delivered again', async () => {
+    const { delivery } = await paid('REF-HOOK-DUP');
+    const pending = delivery('pending');
+    await deliver(pending, delivery('success'));
+    // Once as the stream's deduplication drops it, once as if its window had passed
+    // (a higher stream sequence, the same event id).
+    await deliver(pending);
+    await publishDelivery(nats, infra.natsPrefix, pending, randomUUID());
+    await deliveriesProjected();
+    expect(await deliveryOf('REF-HOOK-DUP')).toBe('success');
+  });
+
+  it('keeps a delivery that arrives before its attempt', async () => {
+    const attempt = attemptEvents(alice, 'REF-HOOK-EARLY');
+    const delivery = deliveryEvents(alice, 'REF-HOOK-EARLY', attempt.paymentId);
+    await deliver(delivery('pending'), delivery('fail'));
+    await deliveriesProjected();
+    expect(await stageOf(alice, 'REF-HOOK-EARLY')).toBe('not_found');
+    await send(attempt.created(), attempt.processing(), attempt.succeeded());
+    await expect
+      .poll(() => status(alice, 'REF-HOOK-EARLY'), poll)
+      .toMatchObject({ stage: 'paid', payment: { webhookDelivery: 'fail' } });
+  });
+
+  it('ignores hosted-checkout deliveries and unreadable messages', async () => {
+    const { attempt } = await paid('REF-HOOK-OTHER');
+    await deliver(deliveryEvents(alice, 'REF-HOOK-OTHER', attempt.paymentId, 'CHECKOUT')('fail'));
+    await publishDeliveryGarbage(nats, infra.natsPrefix);
+    await deliveriesProjected();
+    expect(await deliveryOf('REF-HOOK-OTHER')).toBeNull();
+  });
+});
+
 describe('rebuilding the projection', () => {
-  const references = ['REF-PAID', 'REF-FAILED', 'REF-REFUNDED', 'REF-HELD', 'REF-TWICE', 'REF-DUP'];
+  const references = [
+    'REF-PAID',
+    'REF-FAILED',
+    'REF-REFUNDED',
+    'REF-HELD',
+    'REF-TWICE',
+    'REF-DUP',
+    'REF-HOOK-OK',
+    'REF-HOOK-FAIL',
+    'REF-HOOK-DUP',
+    'REF-HOOK-EARLY',
+  ];
   const answers = async (): Promise<StatusRecord[]> =>
     Promise.all(references.map((reference) => status(alice, reference)));
   // The answers before any rebuild, taken once inside the first test that needs them.
   let before: Promise<StatusRecord[]> | undefined;
   async function expected(): Promise<StatusRecord[]> {
-    before ??= projected().then(answers);
+    before ??= deliveriesProjected().then(answers);
     const records = await before;
     expect(records.map((record) => record.stage)).toEqual([
       'paid',
@@ -185,6 +288,16 @@ describe('rebuilding the projection', () => {
       'locked',
       'paid',
       'paid',
+      'paid',
+      'paid',
+      'paid',
+      'paid',
+    ]);
+    expect(records.slice(6).map((record) => record.payment?.webhookDelivery)).toEqual([
+      'success',
+      'fail',
+      'success',
+      'fail',
     ]);
     return records;
   }
@@ -205,7 +318,7 @@ describe('rebuilding the projection', () => {
     await service?.stop();
     service = undefined;
     const sql = connectPostgres(infra.databaseUrl, 'status', 1);
-    await sql`truncate attempts, processed_events, consumer_positions`;
+    await sql`truncate attempts, pending_webhook_deliveries, processed_events, consumer_positions`;
     await sql.end();
   }
 

@@ -65,6 +65,46 @@ describe('status repository', () => {
     expect(await repository.positionOf('other')).toBe(12);
   });
 
+  const delivery = (paymentId: string, state: 'pending' | 'success' | 'fail') => ({
+    eventId: randomUUID(),
+    delivery: { paymentId, state },
+  });
+  const deliveryOf = async (reference: string) =>
+    (await repository.attemptsOf(scope, reference))[0]?.webhookDelivery;
+
+  it('never lets an older WEBHOOKS sequence overwrite a newer delivery state', async () => {
+    const paymentId = randomUUID();
+    await repository.apply('c', 20, {
+      eventId: randomUUID(),
+      update: update({ paymentId, reference: 'REF-W1' }),
+    });
+    expect(await repository.applyDelivery('w', 4, delivery(paymentId, 'success'))).toBe('applied');
+    expect(await repository.applyDelivery('w', 3, delivery(paymentId, 'pending'))).toBe('applied');
+    expect(await deliveryOf('REF-W1')).toBe('success');
+    const fail = delivery(paymentId, 'fail');
+    expect(await repository.applyDelivery('w', 5, fail)).toBe('applied');
+    expect(await repository.applyDelivery('w', 6, fail)).toBe('duplicate');
+    expect(await deliveryOf('REF-W1')).toBe('fail');
+  });
+
+  it('keeps the newest delivery state that arrived before its attempt', async () => {
+    const paymentId = randomUUID();
+    await repository.applyDelivery('w', 8, delivery(paymentId, 'fail'));
+    await repository.applyDelivery('w', 7, delivery(paymentId, 'pending'));
+    expect(await repository.attemptsOf(scope, 'REF-W2')).toEqual([]);
+    await repository.apply('c', 21, {
+      eventId: randomUUID(),
+      update: update({ paymentId, reference: 'REF-W2' }),
+    });
+    expect(await deliveryOf('REF-W2')).toBe('fail');
+    // Once on the attempt, it is no longer parked, and later events land on the row.
+    expect(
+      await sql`select 1 from pending_webhook_deliveries where payment_id = ${paymentId}`,
+    ).toHaveLength(0);
+    await repository.applyDelivery('w', 9, delivery(paymentId, 'success'));
+    expect(await deliveryOf('REF-W2')).toBe('success');
+  });
+
   it("keeps each merchant's and mode's attempts apart", async () => {
     expect(await repository.attemptsOf({ ...scope, mode: 'live' }, 'REF-1')).toEqual([]);
     expect(

@@ -17,10 +17,19 @@ interface AttemptRow {
   updated_at: Date;
 }
 
+/** A delivery state of a payment's outcome webhook, from the WEBHOOKS stream. */
+export interface DeliveryUpdate {
+  paymentId: string;
+  state: WebhookDelivery;
+}
+
 /** What became of one stream message. */
 export type Applied = 'applied' | 'duplicate' | 'ignored';
 
-/** The status schema: the attempts projected from PAYMENTS and the projection's bookkeeping. */
+/**
+ * The status schema: the attempts projected from PAYMENTS, their webhook delivery state
+ * projected from WEBHOOKS, and the projections' bookkeeping.
+ */
 export function statusRepository(sql: Sql) {
   return {
     /** Every attempt of the reference under this merchant and mode (never anyone else's). */
@@ -35,7 +44,7 @@ export function statusRepository(sql: Sql) {
     },
 
     /**
-     * Applies one stream message in one transaction: moves the consumer's position,
+     * Applies one PAYMENTS message in one transaction: moves the consumer's position,
      * records the event id (a second delivery stops there), and writes the attempt
      * unless the row already reflects a later stream sequence. `change` null: a message
      * that builds no attempt (or cannot be read), only counted.
@@ -45,21 +54,24 @@ export function statusRepository(sql: Sql) {
       streamSeq: number,
       change: { eventId: string; update: AttemptUpdate } | null,
     ): Promise<Applied> {
-      return sql.begin(async (tx) => {
-        await tx`
-          insert into consumer_positions (consumer, stream_seq) values (${consumer}, ${streamSeq})
-          on conflict (consumer) do update
-            set stream_seq = greatest(consumer_positions.stream_seq, excluded.stream_seq)`;
-        if (change === null) return 'ignored';
-        const fresh = await tx`
-          insert into processed_events (event_id, stream_seq)
-          values (${change.eventId}, ${streamSeq})
-          on conflict (event_id) do nothing
-          returning event_id`;
-        if (fresh.length === 0) return 'duplicate';
-        await upsertAttempt(tx, change.update, streamSeq);
-        return 'applied';
-      });
+      return applyOnce(sql, consumer, streamSeq, change, (tx, { update }) =>
+        upsertAttempt(tx, update, streamSeq),
+      );
+    },
+
+    /**
+     * Applies one WEBHOOKS message the same way: the attempt's webhook delivery state,
+     * unless it already reflects a later WEBHOOKS sequence. An attempt not projected yet
+     * gets it when its first payment event is (pending_webhook_deliveries).
+     */
+    async applyDelivery(
+      consumer: string,
+      streamSeq: number,
+      change: { eventId: string; delivery: DeliveryUpdate } | null,
+    ): Promise<Applied> {
+      return applyOnce(sql, consumer, streamSeq, change, (tx, { delivery }) =>
+        setDelivery(tx, delivery, streamSeq),
+      );
     },
 
     /** The highest stream sequence this consumer applied; 0 when the database has none. */
@@ -73,9 +85,67 @@ export function statusRepository(sql: Sql) {
 
 export type StatusRepository = ReturnType<typeof statusRepository>;
 
+/**
+ * One stream message in one transaction: the consumer's position moves, the event id is
+ * recorded (a second delivery stops there), then `write` runs.
+ */
+async function applyOnce<C extends { eventId: string }>(
+  sql: Sql,
+  consumer: string,
+  streamSeq: number,
+  change: C | null,
+  write: (tx: Tx, change: C) => Promise<void>,
+): Promise<Applied> {
+  return sql.begin(async (tx) => {
+    await tx`
+      insert into consumer_positions (consumer, stream_seq) values (${consumer}, ${streamSeq})
+      on conflict (consumer) do update
+        set stream_seq = greatest(consumer_positions.stream_seq, excluded.stream_seq)`;
+    if (change === null) return 'ignored';
+    const fresh = await tx`
+      insert into processed_events (event_id, stream_seq)
+      values (${change.eventId}, ${streamSeq})
+      on conflict (event_id) do nothing
+      returning event_id`;
+    if (fresh.length === 0) return 'duplicate';
+    await write(tx, change);
+    return 'applied';
+  });
+}
+
+/**
+ * The two projections run concurrently in separate transactions. Without a common lock,
+ * a delivery event could find no attempt row (its insert not committed yet) and park in
+ * pending_webhook_deliveries while the attempt's insert finds nothing parked (the park
+ * not committed yet), and the state would be stuck there. Both writers of one payment
+ * take this transaction lock first, so one of them always sees the other's rows.
+ */
+async function lockPayment(tx: Tx, paymentId: string): Promise<void> {
+  await tx`select pg_advisory_xact_lock(hashtextextended(${paymentId}, 0))`;
+}
+
+async function setDelivery(tx: Tx, delivery: DeliveryUpdate, webhookSeq: number): Promise<void> {
+  await lockPayment(tx, delivery.paymentId);
+  const [attempt] = await tx`select 1 from attempts where payment_id = ${delivery.paymentId}`;
+  if (attempt) {
+    await tx`
+      update attempts set webhook_delivery = ${delivery.state}, webhook_seq = ${webhookSeq}
+      where payment_id = ${delivery.paymentId}
+        and (webhook_seq is null or webhook_seq < ${webhookSeq})`;
+    return;
+  }
+  await tx`
+    insert into pending_webhook_deliveries (payment_id, webhook_delivery, webhook_seq)
+    values (${delivery.paymentId}, ${delivery.state}, ${webhookSeq})
+    on conflict (payment_id) do update
+      set webhook_delivery = excluded.webhook_delivery, webhook_seq = excluded.webhook_seq
+      where pending_webhook_deliveries.webhook_seq < excluded.webhook_seq`;
+}
+
 // merchant, mode and reference are never updated: an attempt cannot move to another
 // merchant's reference, whatever a later event says.
 async function upsertAttempt(tx: Tx, update: AttemptUpdate, streamSeq: number): Promise<void> {
+  await lockPayment(tx, update.paymentId);
   await tx`
     insert into attempts (
       payment_id, merchant_id, mode, reference, channel, status, amount, currency, order_id,
@@ -98,6 +168,17 @@ async function upsertAttempt(tx: Tx, update: AttemptUpdate, streamSeq: number): 
       updated_at = excluded.updated_at,
       stream_seq = excluded.stream_seq
     where attempts.stream_seq < excluded.stream_seq`;
+  // A delivery state that arrived before the attempt moves onto it (see setDelivery).
+  await tx`
+    with parked as (
+      delete from pending_webhook_deliveries where payment_id = ${update.paymentId}
+      returning webhook_delivery, webhook_seq
+    )
+    update attempts
+    set webhook_delivery = parked.webhook_delivery, webhook_seq = parked.webhook_seq
+    from parked
+    where attempts.payment_id = ${update.paymentId}
+      and (attempts.webhook_seq is null or attempts.webhook_seq < parked.webhook_seq)`;
 }
 
 function toAttempt(row: AttemptRow): Attempt {

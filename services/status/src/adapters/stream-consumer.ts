@@ -7,12 +7,19 @@ import {
   JetStreamApiError,
   type Consumer,
 } from '@nats-io/jetstream';
-import { Streams } from '@dzpay/contracts';
-import { ensureStream, streamName, type Logger, type NatsConnection } from '@dzpay/platform';
+import {
+  ensureStream,
+  streamName,
+  type Logger,
+  type NatsConnection,
+  type StreamSpec,
+} from '@dzpay/platform';
 
-export interface PaymentsConsumerOptions {
+export interface StreamConsumerOptions {
   nats: NatsConnection;
   prefix: string;
+  /** The stream to read (e.g. Streams.payments), created when its producer has not yet. */
+  stream: StreamSpec;
   /** Durable consumer name; replicas sharing it share the work. */
   durable: string;
   /** Highest stream sequence the database has applied for this durable. */
@@ -23,8 +30,8 @@ export interface PaymentsConsumerOptions {
 }
 
 /**
- * The durable pull consumer of PAYMENTS, creating the stream when payments has not
- * started yet, so the start order of services does not matter.
+ * A durable pull consumer (explicit ack) of one stream, creating the stream when its
+ * producer has not started yet, so the start order of services does not matter.
  *
  * The database, not the consumer, is the truth of what was applied: if the consumer
  * acknowledged beyond what the database holds (a fresh or restored database), it is
@@ -32,10 +39,10 @@ export interface PaymentsConsumerOptions {
  * applied twice change nothing (event ids, stream sequences), so replicas racing here
  * are harmless.
  */
-export async function paymentsConsumer(options: PaymentsConsumerOptions): Promise<Consumer> {
+export async function streamConsumer(options: StreamConsumerOptions): Promise<Consumer> {
   const { nats, prefix, durable, logger } = options;
-  await ensureStream(nats, prefix, Streams.payments);
-  const stream = streamName(prefix, Streams.payments.name);
+  await ensureStream(nats, prefix, options.stream);
+  const stream = streamName(prefix, options.stream.name);
   const jsm = await jetstreamManager(nats);
 
   const existing = await jsm.consumers.info(stream, durable).catch((error: unknown) => {
@@ -46,7 +53,7 @@ export async function paymentsConsumer(options: PaymentsConsumerOptions): Promis
   const behind = existing !== null && existing.ack_floor.stream_seq > applied;
   if (behind) {
     logger.warn(
-      { durable, acknowledged: existing.ack_floor.stream_seq, applied },
+      { stream, durable, acknowledged: existing.ack_floor.stream_seq, applied },
       'projection is behind its consumer: replaying the stream',
     );
     await jsm.consumers.delete(stream, durable);
