@@ -28,8 +28,13 @@ function answerFor(reference: string): { status: number; body: string } | null {
 }
 
 export async function startPartnerServer(
-  options: { signingSecret?: string } = {},
+  options: {
+    signingSecret?: string;
+    /** The HTTP status of the n-th webhook call (1-based); 200 lets the SDK answer. */
+    webhookStatus?: (call: number) => number;
+  } = {},
 ): Promise<PartnerServer> {
+  let webhookCalls = 0;
   const requests: PartnerServer['requests'] = [];
   const webhooks: WebhookEvent[] = [];
   // The partner's webhook receiver, as a partner would write it with dzpay's SDK.
@@ -41,6 +46,14 @@ export async function startPartnerServer(
     : null;
   const server: Server = createServer((request, response) => {
     if (request.method === 'POST' && request.url === '/products/webhooks/platform' && receive) {
+      const status = options.webhookStatus?.(++webhookCalls) ?? 200;
+      if (status !== 200) {
+        request.resume();
+        response
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end('{"error":"SERVICE_UNAVAILABLE"}');
+        return;
+      }
       return receive(request, response);
     }
     const path = decodeURIComponent((request.url ?? '/').replace(/^\/products\//, ''));

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DeliveryView } from '@dzpay/contracts';
 import { partnerSecretOwner, sealSecret, signingSecretOwner } from '@dzpay/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountsRepository } from '../src/adapters/accounts-repository.ts';
@@ -11,6 +12,7 @@ const SIGNING_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 let stack: Stack;
 let partner: PartnerServer;
 let merchantId: string;
+let shop: Awaited<ReturnType<Stack['merchant']>>;
 
 beforeAll(async () => {
   partner = await startPartnerServer({ signingSecret: SIGNING_SECRET });
@@ -19,7 +21,8 @@ beforeAll(async () => {
     { SECRETS_KEY },
     { withPayments: true, withWebhooks: { SECRETS_KEY, WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200' } },
   );
-  merchantId = (await stack.merchant('Webhook partner', { walletId: 'W-W' })).id;
+  shop = await stack.merchant('Webhook partner', { walletId: 'W-W' });
+  merchantId = shop.id;
   const key = Buffer.from(SECRETS_KEY, 'base64');
   const accounts = accountsRepository(stack.gateway.runtime.sql);
   await accounts.setPartnerEndpoint(
@@ -84,5 +87,50 @@ describe('every payment outcome reaches the partner as a signed webhook', () => 
     expect(
       partner.webhooks.find((e) => e.data.reference === 'BOOK-W2')!.data.failureReason,
     ).toMatch(/insufficient|provision/i);
+  });
+
+  it("the merchant lists a payment's deliveries with their attempts and replays one", async () => {
+    const merchantKey = (await stack.merchant('Unrelated')).testKey;
+    const event = partner.webhooks.find((e) => e.data.reference === 'BOOK-W1')!;
+    const shopKey = shop.testKey;
+    const listed = await stack.get(`/api/v1/payments/${event.data.paymentId}/webhooks`, {
+      'x-api-key': shopKey,
+    });
+    expect(listed.status).toBe(200);
+    const { data } = (await listed.json()) as { data: { deliveries: DeliveryView[] } };
+    expect(data.deliveries).toHaveLength(1);
+    const delivery = DeliveryView.parse(data.deliveries[0]);
+    expect(delivery).toMatchObject({
+      eventId: event.id,
+      state: 'success',
+      eventType: 'payment.success',
+    });
+    expect(delivery.attempts[0]).toMatchObject({ number: 1, statusCode: 200 });
+
+    const replay = await stack.post(
+      `/api/v1/webhooks/deliveries/${delivery.id}/replay`,
+      {},
+      { 'x-api-key': shopKey },
+    );
+    expect(replay.status).toBe(200);
+    await expect
+      .poll(() => partner.webhooks.filter((e) => e.id === event.id).length, { timeout: 10_000 })
+      .toBe(2);
+
+    const foreign = await stack.post(
+      `/api/v1/webhooks/deliveries/${delivery.id}/replay`,
+      {},
+      { 'x-api-key': merchantKey },
+    );
+    expect(foreign.status).toBe(404);
+    expect(((await foreign.json()) as { errorCode: string }).errorCode).toBe(
+      'WEBHOOK404_DELIVERY_NOT_FOUND',
+    );
+    const none = await stack.get(`/api/v1/payments/${event.data.paymentId}/webhooks`, {
+      'x-api-key': merchantKey,
+    });
+    expect(((await none.json()) as { data: { deliveries: unknown[] } }).data.deliveries).toEqual(
+      [],
+    );
   });
 });

@@ -12,6 +12,7 @@ import { partnerDirectory } from './adapters/partner-directory.ts';
 import { paymentOutcomesConsumer } from './adapters/payments-consumer.ts';
 import { DispatcherEnv } from './config.ts';
 import { attemptDelivery } from './handlers/attempt.ts';
+import { serveDeliveriesHandlers } from './handlers/deliveries-handlers.ts';
 import { startPaymentIntake } from './handlers/payment-intake.ts';
 import { startScheduler } from './handlers/scheduler.ts';
 
@@ -19,9 +20,10 @@ import { startScheduler } from './handlers/scheduler.ts';
 const LEASE_MARGIN_MS = 5_000;
 
 /**
- * Wires the webhook dispatcher: PAYMENTS intake, the delivery scheduler and the outbox
- * relay to WEBHOOKS. Shutdown stops the intake and the scheduler first, then lets the
- * relay publish what they committed, before the runtime drains NATS and closes Postgres.
+ * Wires the webhook dispatcher: PAYMENTS intake, the delivery scheduler, the merchant
+ * API's deliveries subjects (list, replay) and the outbox relay to WEBHOOKS. Shutdown
+ * stops the subjects, then the intake and the scheduler, then lets the relay publish
+ * what they committed, before the runtime drains NATS and closes Postgres.
  */
 export async function startWebhookDispatcher(
   env: Record<string, string | undefined>,
@@ -77,6 +79,13 @@ export async function startWebhookDispatcher(
     logger,
     retryDelayMs: config.INTAKE_RETRY_MS,
   });
+  const rpcServers = await serveDeliveriesHandlers({
+    nats,
+    prefix,
+    repository,
+    replayed: () => scheduler.wake(),
+    logger,
+  });
   const relay = await startOutboxRelay({
     sql,
     nats,
@@ -86,6 +95,8 @@ export async function startWebhookDispatcher(
   });
 
   runtime.onStop(async () => {
+    // No more merchant API requests (those taken are answered first).
+    await Promise.all(rpcServers.map((server) => server.stop()));
     // No new deliveries, no new attempts; attempts in flight are handed back.
     await intake.stop();
     await scheduler.stop();

@@ -310,6 +310,9 @@ describe('the live-mode SSRF guard', () => {
       'a name resolving to loopback',
       (partner: Partner) => partner.url.replace('127.0.0.1', 'localhost'),
     ],
+    // Refused before any connection is made: nothing is sent to these addresses.
+    ['10.x', () => 'http://10.0.0.7:8080/partner'],
+    ['the cloud metadata address', () => 'http://169.254.169.254/latest'],
   ])('refuses and records a live endpoint at %s, without retrying', async (_label, url) => {
     const { scope, partner } = await merchant(undefined, 'live', url);
     const event = paymentOutcome({ ...scope, mode: 'live' }, 'payment.succeeded');

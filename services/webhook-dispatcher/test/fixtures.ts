@@ -144,10 +144,14 @@ export interface Partner {
   close(): Promise<void>;
 }
 
-/** A real partner HTTP server, verifying with the partner SDK when it answers as `sdk`. */
+/**
+ * A real partner HTTP server, verifying with the partner SDK when it answers as `sdk`,
+ * on `port` when given (a partner coming up where it was down).
+ */
 export async function startPartner(
   signingSecret: string,
   answer: (call: number) => Answer = () => 'sdk',
+  port = 0,
 ): Promise<Partner> {
   const calls: PartnerCall[] = [];
   const received: WebhookEvent[] = [];
@@ -168,10 +172,10 @@ export async function startPartner(
     if (chosen === 'hang') return;
     response.writeHead(chosen.status, chosen.headers ?? {}).end(chosen.body ?? '');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${address.port}`,
     calls,
     received,
     close: () =>

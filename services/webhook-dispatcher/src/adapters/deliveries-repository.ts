@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import {
   WebhookDeliveryEventTypes,
   webhookEventSubject,
+  type DeliveryView,
+  type MerchantScope,
   type Mode,
   type PaymentEvent,
   type WebhookDeliveryEvent,
@@ -24,6 +26,8 @@ export interface ClaimedDelivery {
   body: string;
   /** Attempts made before this one. */
   attempts: number;
+  /** The attempt count when the delivery was last replayed (0 if never): its schedule counts from there. */
+  scheduleBase: number;
 }
 
 interface DeliveryRow {
@@ -37,6 +41,66 @@ interface DeliveryRow {
   event_type: WebhookType;
   body: string;
   attempts: number;
+  schedule_base: number;
+}
+
+interface ViewRow {
+  id: string;
+  event_id: string;
+  event_type: WebhookType;
+  payment_id: string;
+  reference: string;
+  state: DeliveryView['state'];
+  attempts: number;
+  next_attempt_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface AttemptRow {
+  delivery_id: string;
+  number: number;
+  started_at: Date;
+  status_code: number | null;
+  latency_ms: number;
+  response_excerpt: string;
+  error: string | null;
+}
+
+const VIEW_COLUMNS =
+  'id, event_id, event_type, payment_id, reference, state, attempts, next_attempt_at, created_at, updated_at';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Deliveries as the merchant API shows them, each with its attempts in order. */
+async function views(sql: Sql | Tx, rows: ViewRow[]): Promise<DeliveryView[]> {
+  if (rows.length === 0) return [];
+  const attempts = await sql<AttemptRow[]>`
+    select delivery_id, number, started_at, status_code, latency_ms, response_excerpt, error
+    from delivery_attempts
+    where delivery_id in ${sql(rows.map((row) => row.id))}
+    order by delivery_id, number`;
+  return rows.map((row) => ({
+    id: row.id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    paymentId: row.payment_id,
+    reference: row.reference,
+    state: row.state,
+    attempts: attempts
+      .filter((attempt) => attempt.delivery_id === row.id)
+      .map((attempt) => ({
+        number: attempt.number,
+        startedAt: attempt.started_at.toISOString(),
+        statusCode: attempt.status_code,
+        latencyMs: attempt.latency_ms,
+        responseExcerpt: attempt.response_excerpt,
+        error: attempt.error,
+      })),
+    nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  }));
 }
 
 /** The key of an endpoint, for per-endpoint limits: one merchant in one mode. */
@@ -47,7 +111,7 @@ export const endpointKey = (delivery: { merchantId: string; mode: Mode }) =>
 export function deliveriesRepository(sql: Sql, clock: () => Date = () => new Date()) {
   async function addEvent(
     tx: Tx,
-    delivery: Omit<ClaimedDelivery, 'body' | 'eventType'>,
+    delivery: Omit<ClaimedDelivery, 'body' | 'eventType' | 'scheduleBase'>,
     state: WebhookDeliveryEvent['data']['state'],
     attempts: number,
   ): Promise<void> {
@@ -146,7 +210,7 @@ export function deliveriesRepository(sql: Sql, clock: () => Date = () => new Dat
             updated_at = now()
         where id in (select id from locked)
         returning id, event_id, merchant_id, mode, payment_id, reference, channel, event_type,
-                  body, attempts`;
+                  body, attempts, schedule_base`;
       return rows.map((row) => ({
         id: row.id,
         eventId: row.event_id,
@@ -158,6 +222,7 @@ export function deliveriesRepository(sql: Sql, clock: () => Date = () => new Dat
         eventType: row.event_type,
         body: row.body,
         attempts: row.attempts,
+        scheduleBase: row.schedule_base,
       }));
     },
 
@@ -179,6 +244,7 @@ export function deliveriesRepository(sql: Sql, clock: () => Date = () => new Dat
           set state = ${step.state}, attempts = ${attempts}, next_attempt_at = ${nextAttemptAt},
               updated_at = now()
           where id = ${delivery.id} and state = 'pending' and attempts = ${delivery.attempts}
+            and schedule_base = ${delivery.scheduleBase}
           returning id`;
         if (updated.length === 0) return false;
         await tx`
@@ -188,6 +254,57 @@ export function deliveriesRepository(sql: Sql, clock: () => Date = () => new Dat
             ${result.latencyMs}, ${result.responseExcerpt}, ${result.error})`;
         await addEvent(tx, delivery, step.state, attempts);
         return true;
+      });
+    },
+
+    /**
+     * Every delivery of one payment with all its attempts, oldest first, within the
+     * merchant's scope: another merchant's payment, or a paymentId that is no UUID, has none.
+     */
+    async ofPayment(scope: MerchantScope, paymentId: string): Promise<DeliveryView[]> {
+      if (!UUID.test(paymentId)) return [];
+      const rows = await sql<ViewRow[]>`
+        select ${sql.unsafe(VIEW_COLUMNS)} from deliveries
+        where merchant_id = ${scope.merchantId} and mode = ${scope.mode}
+          and payment_id = ${paymentId}
+        order by created_at, id`;
+      return views(sql, rows);
+    },
+
+    /**
+     * Schedules a delivery again, whatever its state: pending, due now, its attempts
+     * numbered on from where they were and its retry schedule started over from its
+     * current attempt count (schedule_base), with its pending event. An attempt of the
+     * previous round still in flight then records nothing (schedule_base moved on). Null
+     * when the merchant has no such delivery.
+     */
+    async replay(scope: MerchantScope, deliveryId: string): Promise<DeliveryView | null> {
+      if (!UUID.test(deliveryId)) return null;
+      return sql.begin(async (tx) => {
+        const [row] = await tx<(ViewRow & { channel: 'CHECKOUT' | 'AGENCY' })[]>`
+          update deliveries
+          set state = 'pending', next_attempt_at = now(), schedule_base = attempts,
+              updated_at = now()
+          where id = ${deliveryId} and merchant_id = ${scope.merchantId} and mode = ${scope.mode}
+          returning ${tx.unsafe(VIEW_COLUMNS)}, channel`;
+        if (row === undefined) return null;
+        await addEvent(
+          tx,
+          {
+            id: row.id,
+            eventId: row.event_id,
+            merchantId: scope.merchantId,
+            mode: scope.mode,
+            paymentId: row.payment_id,
+            reference: row.reference,
+            channel: row.channel,
+            attempts: row.attempts,
+          },
+          'pending',
+          row.attempts,
+        );
+        const [view] = await views(tx, [row]);
+        return view!;
       });
     },
 

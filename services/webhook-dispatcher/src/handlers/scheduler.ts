@@ -53,7 +53,8 @@ export function startScheduler(deps: {
     }
     const step = nextStep({
       verdict: result.verdict,
-      attempts: delivery.attempts + 1,
+      // A replayed delivery runs the schedule again from its replay on.
+      attempts: delivery.attempts + 1 - delivery.scheduleBase,
       schedule: deps.schedule,
       now: clock(),
       random,
