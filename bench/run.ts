@@ -14,11 +14,17 @@ import {
   type LagSummary,
   type StatusBenchDeps,
 } from './status.ts';
+import {
+  measureWebhooks,
+  registerBenchPartner,
+  startBenchPartner,
+  type WebhookSummary,
+} from './webhooks.ts';
 
 // `pnpm bench`: a bare Fastify hello-world against POST /set-qr-config, payment
 // registration and the payment status query through the real gateway, services, NATS
-// and Postgres, and the status projection's lag, on this machine, in one run. See
-// docs/benchmarks.md.
+// and Postgres, the status projection's lag, and webhook deliveries to a local partner,
+// on this machine, in one run. See docs/benchmarks.md.
 
 const env = process.env;
 const seconds = positiveInt('BENCH_SECONDS', 10);
@@ -28,9 +34,13 @@ const qrCodes = positiveInt('BENCH_QR_CODES', 50);
 const statusReferences = positiveInt('BENCH_STATUS_REFERENCES', 40);
 const lagSamples = positiveInt('BENCH_LAG_SAMPLES', 300);
 const lagGapMs = positiveInt('BENCH_LAG_GAP_MS', 5);
+const webhookEvents = positiveInt('BENCH_WEBHOOK_EVENTS', 3_000);
+const webhookWarmup = positiveInt('BENCH_WEBHOOK_WARMUP', 300);
+const webhookConcurrency = positiveInt('BENCH_WEBHOOK_CONCURRENCY', 64);
 const TARGET_RATIO = 0.25;
 const TARGET_STATUS_RATIO = 0.35;
 const TARGET_LAG_P99_MS = 50;
+const TARGET_DELIVERIES_PER_SEC = 1_000;
 
 const adminUrl = env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const id = randomBytes(4).toString('hex');
@@ -52,11 +62,13 @@ const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.u
 const admin = connectPostgres(adminUrl, 'public', 1);
 const children: NodeProcess[] = [];
 let nats: NatsConnection | undefined;
+let partner: { close(): Promise<void> } | undefined;
 
 let cleaning: Promise<void> | undefined;
 const cleanup = () =>
   (cleaning ??= (async () => {
     for (const child of children.reverse()) await child.stop();
+    await partner?.close();
     if (nats) await deleteStreams(nats);
     await nats?.close();
     await admin.unsafe(`drop database if exists "${database}" with (force)`);
@@ -186,9 +198,12 @@ try {
   const failures = children.map((child) => child.failure()).filter(Boolean);
   if (failures.length > 0) throw new Error(`status lag run is void: ${failures.join('; ')}`);
 
+  const webhooks = await measureWebhookDeliveries({ merchantId, mode: 'test' }, run);
+
   report(
     { helloWorld, natsHop, setQrConfig, registerPayment, statusQuery },
     { event: eventLag, payment: paymentLag },
+    webhooks,
   );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
@@ -201,6 +216,46 @@ function positiveInt(name: string, fallback: number): number {
   const value = Number(env[name] ?? fallback);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
   return value;
+}
+
+/**
+ * The webhook dispatcher (started only now, so it loads no earlier scenario) delivering
+ * a burst of payment outcomes to a partner in this process that verifies every request
+ * with the partner SDK. A warmup burst first, then the measured one.
+ */
+async function measureWebhookDeliveries(
+  scope: { merchantId: string; mode: 'test' },
+  run: string,
+): Promise<WebhookSummary> {
+  const secretsKey = randomBytes(32);
+  children.push(
+    await startService('webhook-dispatcher', '../services/webhook-dispatcher/src/main.ts', {
+      SECRETS_KEY: secretsKey.toString('base64'),
+      WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(webhookConcurrency),
+      SCHEDULER_INTERVAL_MS: '50',
+    }),
+  );
+  const signingSecret = randomBytes(24).toString('base64url');
+  const local = await startBenchPartner(signingSecret);
+  partner = local;
+  const deps = { nats: nats!, prefix: serviceEnv.NATS_PREFIX, secretsKey, scope };
+  await registerBenchPartner(deps, {
+    apiUrl: local.url,
+    apiSecret: randomBytes(24).toString('base64url'),
+    signingSecret,
+  });
+  console.log(
+    `webhooks: ${webhookWarmup} events warmup, then ${webhookEvents} events, ` +
+      `${webhookConcurrency} attempts in flight per endpoint`,
+  );
+  const warmup = await measureWebhooks(deps, local, `${run}-warmup`, webhookWarmup);
+  if (warmup.delivered < warmup.events) {
+    throw new Error(`webhooks warmup: ${warmup.delivered} of ${warmup.events} delivered`);
+  }
+  const result = await measureWebhooks(deps, local, run, webhookEvents);
+  const failures = children.map((child) => child.failure()).filter(Boolean);
+  if (failures.length > 0) throw new Error(`webhooks run is void: ${failures.join('; ')}`);
+  return result;
 }
 
 /** Starts a reference server, measures it, and stops it before the next measurement. */
@@ -291,7 +346,9 @@ async function checkStatusQuery(url: string, key: string): Promise<void> {
 async function deleteStreams(nc: NatsConnection): Promise<void> {
   const jsm = await jetstreamManager(nc);
   for await (const name of jsm.streams.names()) {
-    if (name.startsWith(`${serviceEnv.NATS_PREFIX}_`)) await jsm.streams.delete(name);
+    // KV_<prefix>_PARTNERS: the partner directory bucket the webhooks scenario wrote.
+    const ours = [`${serviceEnv.NATS_PREFIX}_`, `KV_${serviceEnv.NATS_PREFIX}_`];
+    if (ours.some((start) => name.startsWith(start))) await jsm.streams.delete(name);
   }
 }
 
@@ -316,6 +373,7 @@ function report(
     statusQuery: autocannon.Result;
   },
   lag: { event: LagSummary; payment: LagSummary },
+  webhooks: WebhookSummary,
 ): void {
   const summary = (result: autocannon.Result) => ({
     reqPerSec: Math.round(result.requests.average),
@@ -354,6 +412,23 @@ function report(
       `${title} p99 = ${summary.p99Ms} ms (${verdict(met)} target < ${TARGET_LAG_P99_MS} ms)`,
     );
   }
+  const webhookRatio = Number(
+    (webhooks.deliveriesPerSec / results.helloWorld.requests.average).toFixed(4),
+  );
+  const webhookRow = { ...webhooks, ratio: webhookRatio };
+  console.table({ webhooks: webhookRow });
+  console.log(
+    `webhooks = ${webhooks.deliveriesPerSec} deliveries/s, enqueue-to-2xx p50 ${webhooks.p50Ms} ms, ` +
+      `p99 ${webhooks.p99Ms} ms, ratio to hello-world = ${webhookRatio} ` +
+      `(${verdict(webhooks.deliveriesPerSec >= TARGET_DELIVERIES_PER_SEC)} target ` +
+      `${TARGET_DELIVERIES_PER_SEC} deliveries/s)`,
+  );
+  if (webhooks.delivered < webhooks.events || webhooks.rejected > 0) {
+    console.warn(
+      `WARNING: webhooks delivered ${webhooks.delivered} of ${webhooks.events} events, ` +
+        `${webhooks.rejected} requests rejected by the partner SDK`,
+    );
+  }
   for (const [title, row] of Object.entries(rows)) {
     if (row.non2xx > 0 || row.errors > 0) {
       console.warn(`WARNING: ${title} had ${row.non2xx} non-2xx answers, ${row.errors} errors`);
@@ -363,6 +438,15 @@ function report(
   // core count and load average say how much to trust the numbers.
   const machine = { cores: cpus().length, load1: Number(loadavg()[0]!.toFixed(2)) };
   console.log(
-    JSON.stringify({ seconds, connections, ...machine, ...rows, ...lags, ratio, statusRatio }),
+    JSON.stringify({
+      seconds,
+      connections,
+      ...machine,
+      ...rows,
+      ...lags,
+      webhooks: webhookRow,
+      ratio,
+      statusRatio,
+    }),
   );
 }

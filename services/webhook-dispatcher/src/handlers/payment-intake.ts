@@ -52,15 +52,26 @@ export function startPaymentIntake(deps: {
     }
   }
 
+  // Outcomes are enqueued several at a time: each is its own transaction (idempotent by
+  // event id, order does not matter), and Postgres commits concurrent transactions
+  // together, so a burst is not one fsync per event.
+  const inFlight = new Set<Promise<void>>();
+
   async function run(): Promise<void> {
     while (!stopping) {
       try {
         messages = await consumer.consume({ max_messages: 64 });
         if (stopping) await messages.close();
         for await (const msg of messages) {
-          if (stopping) msg.nak();
-          else await handle(msg);
+          if (stopping) {
+            msg.nak();
+            continue;
+          }
+          const work: Promise<void> = handle(msg).finally(() => inFlight.delete(work));
+          inFlight.add(work);
+          if (inFlight.size >= INTAKE_CONCURRENCY) await Promise.race(inFlight);
         }
+        await Promise.allSettled(inFlight);
         if (!stopping) logger.warn('payment outcomes consumer ended, restarting');
       } catch (err) {
         if (!stopping) logger.error({ err }, 'payment outcomes consumer failed, restarting');
@@ -76,9 +87,13 @@ export function startPaymentIntake(deps: {
       pause.abort();
       await messages?.close();
       await running;
+      await Promise.allSettled(inFlight);
     },
   };
 }
+
+/** Outcomes enqueued at once: enough for Postgres to commit them in groups. */
+const INTAKE_CONCURRENCY = 32;
 
 function jsonOf(msg: JsMsg): unknown {
   try {
