@@ -29,9 +29,11 @@ export async function startOutboxRelay(deps: {
 
   async function publishBatch(): Promise<number> {
     return deps.sql.begin(async (tx) => {
-      // One publisher at a time across replicas, so events go out in commit order.
+      // One publisher at a time across replicas, so events go out in commit order. The
+      // lock is per schema: each service's outbox has its own, sharing one database.
       const [lock] = await tx<{ held: boolean }[]>`
-        select pg_try_advisory_xact_lock(hashtext('dzpay:outbox-relay')) as held`;
+        select pg_try_advisory_xact_lock(hashtext('dzpay:outbox-relay:' || current_schema()))
+          as held`;
       if (!lock?.held) return 0;
       const rows = await tx<{ id: string; subject: string; payload: unknown }[]>`
         select id, subject, payload from outbox

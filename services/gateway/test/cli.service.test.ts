@@ -135,6 +135,20 @@ describe('pnpm dzpay (admin command line)', () => {
       's3cret',
     );
     expect(set.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    // Run again (a new URL): the signing secret stays, and is not shown again.
+    const again = await json<{ apiUrl: string; signingSecret?: string }>(
+      'merchant',
+      'partner',
+      merchant.id,
+      '--mode',
+      'test',
+      '--api-url',
+      'https://partner.example/v2',
+      '--api-secret',
+      's3cret',
+    );
+    expect(again.apiUrl).toBe('https://partner.example/v2');
+    expect(again.signingSecret).toBeUndefined();
     const rotated = await json<{ signingSecret: string; previousValidUntil: string }>(
       'merchant',
       'rotate-signing-secret',

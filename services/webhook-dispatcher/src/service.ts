@@ -43,7 +43,9 @@ export async function startWebhookDispatcher(
   const prefix = config.NATS_PREFIX;
   await ensureStream(nats, prefix, Streams.webhooks);
 
-  const repository = deliveriesRepository(sql);
+  const repository = deliveriesRepository(sql, {
+    firstAttemptDelayMs: config.WEBHOOK_RETRY_SCHEDULE_MS[0] ?? 0,
+  });
   const client = partnerClient();
   const directory = partnerDirectory({
     nats,

@@ -34,6 +34,11 @@ describe('the response excerpt', () => {
     expect(cut).toBe('a'.repeat(1_023));
     expect(excerpt('short')).toBe('short');
   });
+
+  it('drops NUL characters, which Postgres text cannot hold', () => {
+    expect(excerpt('ok\u0000done')).toBe('okdone');
+    expect(excerpt(`${'\u0000'.repeat(2_000)}tail`)).toBe('tail');
+  });
 });
 
 describe('the webhook body of a payment outcome', () => {

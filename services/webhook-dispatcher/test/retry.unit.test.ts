@@ -47,6 +47,13 @@ describe('the retry schedule', () => {
     );
   });
 
+  it('caps a Retry-After at a day', () => {
+    const verdict = { kind: 'retry', retryAfterMs: 30 * 86_400_000 } as const;
+    expect(waitOf(nextStep({ verdict, attempts: 1, schedule, now, random: () => 0.5 }))).toBe(
+      86_400_000,
+    );
+  });
+
   it('never retries past the schedule because of a Retry-After', () => {
     const verdict = { kind: 'retry', retryAfterMs: 1_000 } as const;
     expect(nextStep({ verdict, attempts: 8, schedule, now, random: () => 0.5 })).toEqual({

@@ -184,6 +184,18 @@ export function accountsRepository(sql: Sql) {
       return rows.length === 1;
     },
 
+    /**
+     * Gives the endpoint its first webhook signing secret; false when it already has one
+     * (kept: changing it is a rotation, so partners are not cut off).
+     */
+    async setFirstSigningSecret(merchantId: string, mode: Mode, sealed: Buffer): Promise<boolean> {
+      const rows = await sql`
+        update partner_endpoints set signing_secret_sealed = ${sealed}, updated_at = now()
+        where merchant_id = ${merchantId} and mode = ${mode} and signing_secret_sealed is null
+        returning merchant_id`;
+      return rows.length === 1;
+    },
+
     /** Every partner endpoint with its sealed secrets, for the partner directory. */
     async listPartnerEndpoints(): Promise<PartnerEndpointRow[]> {
       const rows = await sql<

@@ -144,25 +144,30 @@ export function buildProgram(deps: CliDeps): Command {
         await deps.accounts()
       ).setPartnerEndpoint(id, options.mode, options.apiUrl, sealed);
       if (!found) fail(`no merchant ${id}`);
-      // The webhook signing secret: given (PARTNER_SIGNING_SECRET), or made here and
-      // shown this once.
-      const signingSecret = process.env.PARTNER_SIGNING_SECRET ?? newSigningSecret();
-      await (
-        await deps.accounts()
-      ).setSigningSecret(
-        id,
-        options.mode,
-        sealSecret(signingSecret, deps.secretsKey!, signingSecretOwner(id, options.mode)),
-        null,
+      // The webhook signing secret: given (PARTNER_SIGNING_SECRET) replaces it; otherwise
+      // one is made here and shown this once, unless the endpoint has one already (a
+      // re-run to change the URL must not cut the partner off; that is a rotation).
+      const accounts = await deps.accounts();
+      const given = process.env.PARTNER_SIGNING_SECRET;
+      const signingSecret = given ?? newSigningSecret();
+      const sealedSigning = sealSecret(
+        signingSecret,
+        deps.secretsKey!,
+        signingSecretOwner(id, options.mode),
       );
-      const shown = process.env.PARTNER_SIGNING_SECRET ? {} : { signingSecret };
+      const created = given
+        ? await accounts.setSigningSecret(id, options.mode, sealedSigning, null)
+        : await accounts.setFirstSigningSecret(id, options.mode, sealedSigning);
+      const shown = !given && created ? { signingSecret } : {};
+      const signingNote =
+        'signingSecret' in shown
+          ? `\nwebhook signing secret (shown this once): ${signingSecret}`
+          : given
+            ? '\nwebhook signing secret set from PARTNER_SIGNING_SECRET'
+            : '\nwebhook signing secret unchanged (change it with rotate-signing-secret)';
       out(
         { merchantId: id, mode: options.mode, apiUrl: options.apiUrl, ...shown },
-        `partner endpoint of ${id} (${options.mode}): ${options.apiUrl}${
-          'signingSecret' in shown
-            ? `\nwebhook signing secret (shown this once): ${signingSecret}`
-            : ''
-        }`,
+        `partner endpoint of ${id} (${options.mode}): ${options.apiUrl}${signingNote}`,
       );
     });
 

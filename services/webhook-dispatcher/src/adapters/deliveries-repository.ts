@@ -107,8 +107,17 @@ async function views(sql: Sql | Tx, rows: ViewRow[]): Promise<DeliveryView[]> {
 export const endpointKey = (delivery: { merchantId: string; mode: Mode }) =>
   `${delivery.merchantId}.${delivery.mode}`;
 
-/** The webhooks schema. Every state change writes its WEBHOOKS event to the outbox in the same transaction. */
-export function deliveriesRepository(sql: Sql, clock: () => Date = () => new Date()) {
+/**
+ * The webhooks schema. Every state change writes its WEBHOOKS event to the outbox in the
+ * same transaction. `firstAttemptDelayMs` is the schedule's first entry: how long a new
+ * delivery waits before its first attempt.
+ */
+export function deliveriesRepository(
+  sql: Sql,
+  options: { firstAttemptDelayMs?: number; clock?: () => Date } = {},
+) {
+  const clock = options.clock ?? (() => new Date());
+  const firstAttemptDelayMs = options.firstAttemptDelayMs ?? 0;
   async function addEvent(
     tx: Tx,
     delivery: Omit<ClaimedDelivery, 'body' | 'eventType' | 'scheduleBase'>,
@@ -164,7 +173,8 @@ export function deliveriesRepository(sql: Sql, clock: () => Date = () => new Dat
             event_type, body, state, attempts, next_attempt_at)
           values (${delivery.id}, ${delivery.eventId}, ${delivery.merchantId}, ${delivery.mode},
             ${delivery.paymentId}, ${delivery.reference}, ${delivery.channel}, ${webhook.type},
-            ${webhook.body}, 'pending', 0, now())
+            ${webhook.body}, 'pending', 0,
+            now() + ${firstAttemptDelayMs}::int * interval '1 millisecond')
           on conflict (event_id) do nothing
           returning id`;
         if (inserted.length === 0) return 'duplicate';

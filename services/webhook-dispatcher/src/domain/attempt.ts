@@ -55,10 +55,19 @@ function acknowledged(body: string): boolean {
   }
 }
 
-/** The first `maxBytes` of a text as UTF-8, never cutting a character in two. */
+/**
+ * Text a partner sent, made storable: NUL characters dropped (Postgres text refuses
+ * them, and a record that cannot be written would retry the delivery forever).
+ */
+export function storable(text: string): string {
+  return text.replaceAll('\u0000', '');
+}
+
+/** The first `maxBytes` of a text as UTF-8, never cutting a character in two; storable. */
 export function excerpt(text: string, maxBytes = 1024): string {
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= maxBytes) return text;
+  const clean = storable(text);
+  const bytes = Buffer.from(clean, 'utf8');
+  if (bytes.length <= maxBytes) return clean;
   let cut = maxBytes;
   // Back off continuation bytes (10xxxxxx) so the cut falls on a character boundary.
   while (cut > 0 && ((bytes[cut] ?? 0) & 0xc0) === 0x80) cut -= 1;

@@ -9,6 +9,9 @@ export type AttemptVerdict =
 export type NextStep =
   { state: 'success' } | { state: 'fail' } | { state: 'pending'; nextAttemptAt: Date };
 
+/** The longest wait a partner's Retry-After can ask for: a day. */
+const RETRY_AFTER_CAP_MS = 86_400_000;
+
 /** Jitter applied to each scheduled delay: ±10 %. */
 const JITTER = 0.1;
 
@@ -16,7 +19,7 @@ const JITTER = 0.1;
  * Where a delivery goes after its attempt number `attempts` (1-based) ended with
  * `verdict`. `schedule[i]` is the delay before attempt i + 1, so after attempt n the
  * next one waits `schedule[n]`, jittered, or longer when the partner asked with
- * Retry-After; past the schedule's end the delivery is `fail`. Pure: clock and
+ * Retry-After (at most a day); past the schedule's end the delivery is `fail`. Pure: clock and
  * randomness come in (`random` in [0, 1)).
  */
 export function nextStep(input: {
@@ -32,7 +35,9 @@ export function nextStep(input: {
   const delay = schedule[attempts];
   if (delay === undefined) return { state: 'fail' };
   const jittered = Math.round(delay * (1 + (input.random() * 2 - 1) * JITTER));
-  const wait = Math.max(jittered, verdict.retryAfterMs ?? 0);
+  // Capped, so a partner cannot park a delivery for weeks with one header.
+  const asked = Math.min(verdict.retryAfterMs ?? 0, RETRY_AFTER_CAP_MS);
+  const wait = Math.max(jittered, asked);
   return { state: 'pending', nextAttemptAt: new Date(now.getTime() + wait) };
 }
 

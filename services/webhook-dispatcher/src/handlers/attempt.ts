@@ -10,6 +10,7 @@ import {
   excerpt,
   judgeAnswer,
   NO_ENDPOINT,
+  storable,
   TARGET_REFUSED,
   type AttemptResult,
 } from '../domain/attempt.ts';
@@ -99,5 +100,5 @@ function messageOf(error: unknown): string {
     typeof code === 'string' && !error.message.includes(code)
       ? `${code}: ${error.message}`
       : error.message;
-  return message.slice(0, 500);
+  return storable(message).slice(0, 500);
 }
