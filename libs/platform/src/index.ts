@@ -10,3 +10,4 @@ export * from './rpc.ts';
 export * from './sealed-secret.ts';
 export * from './runtime.ts';
 export * from './telemetry.ts';
+export * from './stream-consumer.ts';

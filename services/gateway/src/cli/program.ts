@@ -140,14 +140,12 @@ export function buildProgram(deps: CliDeps): Command {
       if (!z.url({ protocol: /^https?$/ }).safeParse(options.apiUrl).success)
         fail('--api-url must be an http(s) URL');
       const sealed = sealSecret(apiSecret!, deps.secretsKey!, partnerSecretOwner(id, options.mode));
-      const found = await (
-        await deps.accounts()
-      ).setPartnerEndpoint(id, options.mode, options.apiUrl, sealed);
+      const accounts = await deps.accounts();
+      const found = await accounts.setPartnerEndpoint(id, options.mode, options.apiUrl, sealed);
       if (!found) fail(`no merchant ${id}`);
       // The webhook signing secret: given (PARTNER_SIGNING_SECRET) replaces it; otherwise
       // one is made here and shown this once, unless the endpoint has one already (a
       // re-run to change the URL must not cut the partner off; that is a rotation).
-      const accounts = await deps.accounts();
       const given = process.env.PARTNER_SIGNING_SECRET;
       const signingSecret = given ?? newSigningSecret();
       const sealedSigning = sealSecret(

@@ -12,6 +12,7 @@ import { PaymentEvent, PaymentEventTypes, Streams, paymentEventSubject } from '@
 import {
   ensureStream,
   isDatabaseUnavailable,
+  jsonOf,
   prefixed,
   streamName,
   type Logger,
@@ -122,14 +123,6 @@ async function ensureConsumer(
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
     });
-  }
-}
-
-function jsonOf(msg: JsMsg): unknown {
-  try {
-    return msg.json();
-  } catch {
-    return undefined;
   }
 }
 

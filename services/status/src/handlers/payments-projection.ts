@@ -1,7 +1,8 @@
 import { PaymentEvent } from '@dzpay/contracts';
 import type { StatusRepository } from '../adapters/status-repository.ts';
 import { attemptUpdateOf } from '../domain/attempt-event.ts';
-import { jsonOf, type MessageHandler } from './projection.ts';
+import { jsonOf } from '@dzpay/platform';
+import type { MessageHandler } from './projection.ts';
 
 /** PAYMENTS into the attempts table: each event carries its whole attempt. */
 export function paymentsHandler(repository: StatusRepository, durable: string): MessageHandler {

@@ -1,12 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import type { Logger } from '@dzpay/platform';
+import type { Consumer, JsMsg } from '@nats-io/jetstream';
+import { consumeStream, type Logger, type StreamConsumer } from '@dzpay/platform';
 import type { Applied } from '../adapters/status-repository.ts';
 
-export interface Projection {
-  /** Stops pulling, finishes the message in hand, hands buffered ones back to the stream. */
-  stop(): Promise<void>;
-}
+export type Projection = StreamConsumer;
 
 /**
  * Applies one message in one transaction that commits before the ack; 'unreadable' when
@@ -28,10 +24,6 @@ export function startProjection(deps: {
   retryDelayMs: number;
 }): Projection {
   const { name, consumer, logger, retryDelayMs } = deps;
-  let stopping = false;
-  let messages: ConsumerMessages | undefined;
-  // Cuts the pause before a restart short when stop() comes.
-  const pause = new AbortController();
 
   async function handle(msg: JsMsg): Promise<void> {
     try {
@@ -49,43 +41,5 @@ export function startProjection(deps: {
     }
   }
 
-  async function run(): Promise<void> {
-    // consume() rides out NATS reconnects by itself; this loop only covers the iterator
-    // ending anyway (an error, a closed connection), so the projection never silently stops.
-    while (!stopping) {
-      try {
-        messages = await consumer.consume({ max_messages: 64 });
-        if (stopping) await messages.close();
-        for await (const msg of messages) {
-          // Messages already buffered when stop() began go straight back to the stream,
-          // so another replica takes them now instead of after the ack wait.
-          if (stopping) msg.nak();
-          else await handle(msg);
-        }
-        if (!stopping) logger.warn(`${name} events consumer ended, restarting`);
-      } catch (err) {
-        if (!stopping) logger.error({ err }, `${name} events consumer failed, restarting`);
-      }
-      await sleep(retryDelayMs, undefined, { signal: pause.signal }).catch(() => {});
-    }
-  }
-
-  const running = run();
-  return {
-    async stop() {
-      stopping = true;
-      pause.abort();
-      await messages?.close();
-      await running;
-    },
-  };
-}
-
-/** The message's JSON body, or undefined when it is not JSON. */
-export function jsonOf(msg: JsMsg): unknown {
-  try {
-    return msg.json();
-  } catch {
-    return undefined;
-  }
+  return consumeStream({ name: `${name} events`, consumer, handle, logger, retryDelayMs });
 }

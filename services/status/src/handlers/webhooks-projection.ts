@@ -1,6 +1,7 @@
 import { WebhookDeliveryEvent } from '@dzpay/contracts';
 import type { StatusRepository } from '../adapters/status-repository.ts';
-import { jsonOf, type MessageHandler } from './projection.ts';
+import { jsonOf } from '@dzpay/platform';
+import type { MessageHandler } from './projection.ts';
 
 /**
  * WEBHOOKS into `payment.webhookDelivery`: each delivery event carries the delivery's

@@ -1,0 +1,77 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import type { Logger } from './logger.ts';
+
+export interface StreamConsumer {
+  /** Stops pulling, finishes the messages in hand, hands buffered ones back to the stream. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Feeds every message of a durable consumer to `handle`, which acks, naks or terms it,
+ * up to `concurrency` at once. consume() rides out NATS reconnects by itself; this loop
+ * only covers the iterator ending anyway (an error, a closed connection), restarting
+ * after `retryDelayMs` so the consumer never silently stops.
+ */
+export function consumeStream(deps: {
+  /** Names the consumer in logs, e.g. 'payment events'. */
+  name: string;
+  consumer: Consumer;
+  handle: (msg: JsMsg) => Promise<void>;
+  logger: Logger;
+  retryDelayMs: number;
+  concurrency?: number;
+}): StreamConsumer {
+  const { name, consumer, logger, retryDelayMs } = deps;
+  const concurrency = deps.concurrency ?? 1;
+  let stopping = false;
+  let messages: ConsumerMessages | undefined;
+  // Cuts the pause before a restart short when stop() comes.
+  const pause = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+
+  async function run(): Promise<void> {
+    while (!stopping) {
+      try {
+        messages = await consumer.consume({ max_messages: 64 });
+        if (stopping) await messages.close();
+        for await (const msg of messages) {
+          // Messages already buffered when stop() began go straight back to the stream,
+          // so another replica takes them now instead of after the ack wait.
+          if (stopping) {
+            msg.nak();
+            continue;
+          }
+          const work: Promise<void> = deps.handle(msg).finally(() => inFlight.delete(work));
+          inFlight.add(work);
+          if (inFlight.size >= concurrency) await Promise.race(inFlight);
+        }
+        await Promise.allSettled(inFlight);
+        if (!stopping) logger.warn(`${name} consumer ended, restarting`);
+      } catch (err) {
+        if (!stopping) logger.error({ err }, `${name} consumer failed, restarting`);
+      }
+      await sleep(retryDelayMs, undefined, { signal: pause.signal }).catch(() => {});
+    }
+  }
+
+  const running = run();
+  return {
+    async stop() {
+      stopping = true;
+      pause.abort();
+      await messages?.close();
+      await running;
+      await Promise.allSettled(inFlight);
+    },
+  };
+}
+
+/** The message's JSON body, or undefined when it is not JSON. */
+export function jsonOf(msg: JsMsg): unknown {
+  try {
+    return msg.json();
+  } catch {
+    return undefined;
+  }
+}
