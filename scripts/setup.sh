@@ -19,7 +19,10 @@ say "node $(node --version)"
 
 if ! pnpm --version 2>/dev/null | grep -q '^10\.'; then
   say "installing pnpm 10"
-  npm install --global --no-fund --no-audit pnpm@10.34.9 >/dev/null
+  # Beside npm itself, which is on PATH: once node@24 replaced the distribution's node,
+  # npm's default global prefix is that package's own folder, whose bin is not.
+  npm_prefix="$(dirname "$(dirname "$(command -v npm)")")"
+  npm install --global --prefix "$npm_prefix" --no-fund --no-audit pnpm@10.34.9 >/dev/null
   hash -r
 fi
 say "pnpm $(pnpm --version)"
