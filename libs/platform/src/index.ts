@@ -1,3 +1,4 @@
+export * from './batcher.ts';
 export * from './config.ts';
 export * from './db.ts';
 export * from './errors.ts';

@@ -63,9 +63,17 @@ export async function startOutboxRelay(deps: {
     }
   }
 
+  // One drain queued behind the running one is enough: it reads everything committed
+  // up to its start, so a burst of notifications costs one more drain, not one each.
+  let queued = false;
   const kick = () => {
+    if (queued) return;
+    queued = true;
     running = running
-      .then(drain)
+      .then(() => {
+        queued = false;
+        return drain();
+      })
       .catch((err: unknown) => deps.logger.error({ err }, 'outbox relay failed'));
   };
   // Woken by each commit that adds events (trigger in migration 001), and polled as a

@@ -258,6 +258,25 @@ describe('delivering a payment outcome', () => {
     }
   });
 
+  it('keeps a hung partner to its own slots: another merchant is delivered meanwhile', async () => {
+    const hung = await merchant(() => 'hang');
+    const fast = await merchant();
+    const stuck = Array.from({ length: 12 }, () => paymentOutcome(hung.scope, 'payment.succeeded'));
+    for (const event of stuck) await send(event);
+    // Four attempts (the default per-endpoint limit) hang; the other eight wait their turn.
+    await expect.poll(() => hung.partner.calls.length, poll).toBe(4);
+    const event = paymentOutcome(fast.scope, 'payment.succeeded');
+    await send(event);
+    await finalDelivery(event.id, 'success');
+    // Delivered while the hung attempts still held their slots: none of them has ended
+    // (timed out at 1 s and been recorded) yet.
+    const [counted] = await db<{ ended: number }[]>`
+      select count(*)::int as ended from delivery_attempts a join deliveries d on d.id = a.delivery_id
+      where d.event_id in ${db(stuck.map((outcome) => outcome.id))}`;
+    expect(counted!.ended).toBe(0);
+    expect(hung.partner.calls).toHaveLength(4);
+  });
+
   it('makes one delivery of a payment event handed over twice', async () => {
     const { scope, partner } = await merchant();
     const event = paymentOutcome(scope, 'payment.succeeded');

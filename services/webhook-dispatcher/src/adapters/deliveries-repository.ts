@@ -8,7 +8,7 @@ import {
   type PaymentEvent,
   type WebhookDeliveryEvent,
 } from '@dzpay/contracts';
-import type { Sql, Tx } from '@dzpay/platform';
+import { batcher, type Sql, type Tx } from '@dzpay/platform';
 import type { AttemptResult } from '../domain/attempt.ts';
 import type { NextStep } from '../domain/retry.ts';
 import type { WebhookOf, WebhookType } from '../domain/webhook-body.ts';
@@ -70,6 +70,9 @@ interface AttemptRow {
 const VIEW_COLUMNS =
   'id, event_id, event_type, payment_id, reference, state, attempts, next_attempt_at, created_at, updated_at';
 
+/** Outcomes enqueued, or attempts recorded, in one transaction at most. */
+const MAX_BATCH = 64;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Deliveries as the merchant API shows them, each with its attempts in order. */
@@ -118,19 +121,18 @@ export function deliveriesRepository(
 ) {
   const clock = options.clock ?? (() => new Date());
   const firstAttemptDelayMs = options.firstAttemptDelayMs ?? 0;
-  async function addEvent(
-    tx: Tx,
+  function eventOf(
     delivery: Omit<ClaimedDelivery, 'body' | 'eventType' | 'scheduleBase'>,
     state: WebhookDeliveryEvent['data']['state'],
     attempts: number,
-  ): Promise<void> {
+  ): WebhookDeliveryEvent {
     const type =
       state === 'success'
         ? WebhookDeliveryEventTypes.succeeded
         : state === 'fail'
           ? WebhookDeliveryEventTypes.failed
           : WebhookDeliveryEventTypes.pending;
-    const event: WebhookDeliveryEvent = {
+    return {
       id: randomUUID(),
       type,
       version: 1,
@@ -147,40 +149,128 @@ export function deliveriesRepository(
         attempts,
       },
     };
-    await tx`insert into outbox (id, subject, payload)
-             values (${event.id}, ${webhookEventSubject(type)}, ${tx.json(event)})`;
   }
+
+  async function insertEvents(tx: Tx, events: WebhookDeliveryEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const rows = events.map((event) => ({
+      id: event.id,
+      subject: webhookEventSubject(event.type),
+      payload: event,
+    }));
+    await tx`insert into outbox (id, subject, payload)
+             select id, subject, payload
+             from jsonb_to_recordset(${tx.json(rows)}) as x(id uuid, subject text, payload jsonb)`;
+  }
+
+  /**
+   * Records the deliveries a batch of payment outcomes calls for, due after the first
+   * step of the schedule, with their pending events, in one transaction. An outcome whose
+   * delivery exists already (the same event handed over again) changes nothing.
+   */
+  async function enqueueAll(
+    items: readonly { event: PaymentEvent; webhook: WebhookOf }[],
+  ): Promise<('created' | 'duplicate')[]> {
+    const deliveries = items.map(({ event, webhook }) => ({
+      id: randomUUID(),
+      eventId: event.id,
+      merchantId: event.merchantId,
+      mode: event.mode,
+      paymentId: event.data.paymentId,
+      reference: event.data.reference,
+      channel: event.data.channel,
+      attempts: 0,
+      eventType: webhook.type,
+      body: webhook.body,
+    }));
+    return sql.begin(async (tx) => {
+      const inserted = await tx<{ id: string }[]>`
+        insert into deliveries (id, event_id, merchant_id, mode, payment_id, reference, channel,
+          event_type, body, state, attempts, next_attempt_at)
+        select id, "eventId", "merchantId", mode, "paymentId", reference, channel, "eventType",
+          body, 'pending', 0, now() + ${firstAttemptDelayMs}::int * interval '1 millisecond'
+        from jsonb_to_recordset(${tx.json(deliveries)}) as x(id uuid, "eventId" uuid,
+          "merchantId" uuid, mode text, "paymentId" uuid, reference text, channel text,
+          "eventType" text, body text)
+        on conflict (event_id) do nothing
+        returning id`;
+      const created = new Set(inserted.map((row) => row.id));
+      const fresh = deliveries.filter((delivery) => created.has(delivery.id));
+      await insertEvents(
+        tx,
+        fresh.map((delivery) => eventOf(delivery, 'pending', 0)),
+      );
+      return deliveries.map((delivery) => (created.has(delivery.id) ? 'created' : 'duplicate'));
+    });
+  }
+
+  /**
+   * Records a batch of attempts and where each delivery goes next, with their WEBHOOKS
+   * events, in one transaction. False for a delivery that moved on meanwhile (its claim
+   * lapsed and another replica recorded this attempt number): nothing is written for it.
+   */
+  async function recordAll(
+    items: readonly { delivery: ClaimedDelivery; result: AttemptResult; step: NextStep }[],
+  ): Promise<boolean[]> {
+    const rows = items.map(({ delivery, step }) => ({
+      id: delivery.id,
+      attempts: delivery.attempts,
+      scheduleBase: delivery.scheduleBase,
+      state: step.state,
+      nextAttemptAt: step.state === 'pending' ? step.nextAttemptAt : null,
+    }));
+    return sql.begin(async (tx) => {
+      const updated = await tx<{ id: string }[]>`
+        update deliveries d
+        set state = x.state, attempts = x.attempts + 1, next_attempt_at = x."nextAttemptAt",
+            updated_at = now()
+        from jsonb_to_recordset(${tx.json(rows)}) as x(id uuid, attempts int,
+          "scheduleBase" int, state text, "nextAttemptAt" timestamptz)
+        where d.id = x.id and d.state = 'pending' and d.attempts = x.attempts
+          and d.schedule_base = x."scheduleBase"
+        returning d.id`;
+      const moved = new Set(updated.map((row) => row.id));
+      const recorded = items.filter(({ delivery }) => moved.has(delivery.id));
+      if (recorded.length > 0) {
+        const attempts = recorded.map(({ delivery, result }) => ({
+          deliveryId: delivery.id,
+          number: delivery.attempts + 1,
+          startedAt: result.startedAt,
+          statusCode: result.statusCode,
+          latencyMs: result.latencyMs,
+          responseExcerpt: result.responseExcerpt,
+          error: result.error,
+        }));
+        await tx`
+          insert into delivery_attempts (delivery_id, number, started_at, status_code, latency_ms,
+            response_excerpt, error)
+          select "deliveryId", number, "startedAt", "statusCode", "latencyMs", "responseExcerpt",
+            error
+          from jsonb_to_recordset(${tx.json(attempts)}) as x("deliveryId" uuid, number int,
+            "startedAt" timestamptz, "statusCode" int, "latencyMs" int, "responseExcerpt" text,
+            error text)`;
+      }
+      await insertEvents(
+        tx,
+        recorded.map(({ delivery, step }) => eventOf(delivery, step.state, delivery.attempts + 1)),
+      );
+      return items.map(({ delivery }) => moved.has(delivery.id));
+    });
+  }
+
+  // Concurrent calls share one transaction per batch: a burst of outcomes or attempts
+  // commits in a few transactions instead of one each.
+  const enqueueOne = batcher(enqueueAll, MAX_BATCH);
+  const recordOne = batcher(recordAll, MAX_BATCH);
 
   return {
     /**
-     * Records the delivery a payment outcome calls for, due at once, with its pending
-     * event; a second delivery of the same payment event changes nothing.
+     * Records the delivery a payment outcome calls for, with its pending event; a second
+     * delivery of the same payment event changes nothing. Committed with the other
+     * outcomes enqueued meanwhile.
      */
-    async enqueue(event: PaymentEvent, webhook: WebhookOf): Promise<'created' | 'duplicate'> {
-      return sql.begin(async (tx) => {
-        const delivery = {
-          id: randomUUID(),
-          eventId: event.id,
-          merchantId: event.merchantId,
-          mode: event.mode,
-          paymentId: event.data.paymentId,
-          reference: event.data.reference,
-          channel: event.data.channel,
-          attempts: 0,
-        };
-        const inserted = await tx`
-          insert into deliveries (id, event_id, merchant_id, mode, payment_id, reference, channel,
-            event_type, body, state, attempts, next_attempt_at)
-          values (${delivery.id}, ${delivery.eventId}, ${delivery.merchantId}, ${delivery.mode},
-            ${delivery.paymentId}, ${delivery.reference}, ${delivery.channel}, ${webhook.type},
-            ${webhook.body}, 'pending', 0,
-            now() + ${firstAttemptDelayMs}::int * interval '1 millisecond')
-          on conflict (event_id) do nothing
-          returning id`;
-        if (inserted.length === 0) return 'duplicate';
-        await addEvent(tx, delivery, 'pending', 0);
-        return 'created';
-      });
+    enqueue(event: PaymentEvent, webhook: WebhookOf): Promise<'created' | 'duplicate'> {
+      return enqueueOne({ event, webhook });
     },
 
     /**
@@ -237,34 +327,13 @@ export function deliveriesRepository(
     },
 
     /**
-     * Records an attempt and where the delivery goes next, with its WEBHOOKS event, in
-     * one transaction. False when the delivery moved on meanwhile (the claim lapsed and
-     * another replica recorded this attempt number): nothing is written then.
+     * Records an attempt and where the delivery goes next, with its WEBHOOKS event,
+     * committed with the other attempts recorded meanwhile. False when the delivery moved
+     * on meanwhile (the claim lapsed and another replica recorded this attempt number):
+     * nothing is written then.
      */
-    async record(
-      delivery: ClaimedDelivery,
-      result: AttemptResult,
-      step: NextStep,
-    ): Promise<boolean> {
-      return sql.begin(async (tx) => {
-        const attempts = delivery.attempts + 1;
-        const nextAttemptAt = step.state === 'pending' ? step.nextAttemptAt : null;
-        const updated = await tx`
-          update deliveries
-          set state = ${step.state}, attempts = ${attempts}, next_attempt_at = ${nextAttemptAt},
-              updated_at = now()
-          where id = ${delivery.id} and state = 'pending' and attempts = ${delivery.attempts}
-            and schedule_base = ${delivery.scheduleBase}
-          returning id`;
-        if (updated.length === 0) return false;
-        await tx`
-          insert into delivery_attempts (delivery_id, number, started_at, status_code, latency_ms,
-            response_excerpt, error)
-          values (${delivery.id}, ${attempts}, ${result.startedAt}, ${result.statusCode},
-            ${result.latencyMs}, ${result.responseExcerpt}, ${result.error})`;
-        await addEvent(tx, delivery, step.state, attempts);
-        return true;
-      });
+    record(delivery: ClaimedDelivery, result: AttemptResult, step: NextStep): Promise<boolean> {
+      return recordOne({ delivery, result, step });
     },
 
     /**
@@ -298,21 +367,22 @@ export function deliveriesRepository(
           where id = ${deliveryId} and merchant_id = ${scope.merchantId} and mode = ${scope.mode}
           returning ${tx.unsafe(VIEW_COLUMNS)}, channel`;
         if (row === undefined) return null;
-        await addEvent(
-          tx,
-          {
-            id: row.id,
-            eventId: row.event_id,
-            merchantId: scope.merchantId,
-            mode: scope.mode,
-            paymentId: row.payment_id,
-            reference: row.reference,
-            channel: row.channel,
-            attempts: row.attempts,
-          },
-          'pending',
-          row.attempts,
-        );
+        await insertEvents(tx, [
+          eventOf(
+            {
+              id: row.id,
+              eventId: row.event_id,
+              merchantId: scope.merchantId,
+              mode: scope.mode,
+              paymentId: row.payment_id,
+              reference: row.reference,
+              channel: row.channel,
+              attempts: row.attempts,
+            },
+            'pending',
+            row.attempts,
+          ),
+        ]);
         const [view] = await views(tx, [row]);
         return view!;
       });

@@ -19,9 +19,16 @@ export interface PartnerEndpoint {
 }
 
 /**
- * Reads the partner directory the gateway keeps in the `<prefix>_PARTNERS` KV bucket.
- * Read on every attempt, so a changed API_URL or a rotated secret applies to the next
- * retry. A missing bucket or key is no endpoint; other failures throw.
+ * How long a looked-up endpoint is used before the directory is read again. A burst to
+ * one partner then costs one read and one opening of its secrets per second instead of
+ * one per attempt, and a changed API_URL or a rotated secret still applies within it.
+ */
+const FRESH_MS = 1_000;
+
+/**
+ * Reads the partner directory the gateway keeps in the `<prefix>_PARTNERS` KV bucket,
+ * each endpoint at most FRESH_MS old. A missing bucket or key is no endpoint; other
+ * failures throw (and are not kept).
  */
 export function partnerDirectory(deps: {
   nats: NatsConnection;
@@ -41,30 +48,45 @@ export function partnerDirectory(deps: {
     return bucket;
   }
 
+  async function read(merchantId: string, mode: Mode): Promise<PartnerEndpoint | null> {
+    const entry = await open()
+      .then((kv) => kv.get(partnerDirectoryKey(merchantId, mode)))
+      .catch((error: unknown) => {
+        if (isMissingBucket(error)) return null;
+        throw error;
+      });
+    if (entry === null || entry.operation !== 'PUT') return null;
+    const partner = PartnerDirectoryEntry.parse(entry.json());
+    const [newest] = partner.signingSecrets;
+    if (newest === undefined) return null;
+    const openSealed = (sealed: string, owner: string) =>
+      openSecret(Buffer.from(sealed, 'base64'), deps.secretsKey, owner);
+    const signingOwner = signingSecretOwner(merchantId, mode);
+    const now = clock().getTime();
+    return {
+      apiUrl: partner.apiUrl,
+      apiSecret: openSealed(partner.apiSecretSealed, partnerSecretOwner(merchantId, mode)),
+      signingSecret: openSealed(newest.sealed, signingOwner),
+      standardSecrets: partner.signingSecrets
+        .filter((secret) => secret.validUntil === null || Date.parse(secret.validUntil) > now)
+        .map((secret) => openSealed(secret.sealed, signingOwner)),
+    };
+  }
+
+  const fresh = new Map<string, { readAt: number; endpoint: Promise<PartnerEndpoint | null> }>();
   return {
-    async lookup(merchantId: string, mode: Mode): Promise<PartnerEndpoint | null> {
-      const entry = await open()
-        .then((kv) => kv.get(partnerDirectoryKey(merchantId, mode)))
-        .catch((error: unknown) => {
-          if (isMissingBucket(error)) return null;
-          throw error;
-        });
-      if (entry === null || entry.operation !== 'PUT') return null;
-      const partner = PartnerDirectoryEntry.parse(entry.json());
-      const [newest] = partner.signingSecrets;
-      if (newest === undefined) return null;
-      const openSealed = (sealed: string, owner: string) =>
-        openSecret(Buffer.from(sealed, 'base64'), deps.secretsKey, owner);
-      const signingOwner = signingSecretOwner(merchantId, mode);
+    lookup(merchantId: string, mode: Mode): Promise<PartnerEndpoint | null> {
+      const key = partnerDirectoryKey(merchantId, mode);
       const now = clock().getTime();
-      return {
-        apiUrl: partner.apiUrl,
-        apiSecret: openSealed(partner.apiSecretSealed, partnerSecretOwner(merchantId, mode)),
-        signingSecret: openSealed(newest.sealed, signingOwner),
-        standardSecrets: partner.signingSecrets
-          .filter((secret) => secret.validUntil === null || Date.parse(secret.validUntil) > now)
-          .map((secret) => openSealed(secret.sealed, signingOwner)),
-      };
+      const known = fresh.get(key);
+      if (known !== undefined && now - known.readAt < FRESH_MS) return known.endpoint;
+      // Attempts looking up the same partner meanwhile share this one read.
+      const endpoint = read(merchantId, mode);
+      fresh.set(key, { readAt: now, endpoint });
+      endpoint.catch(() => {
+        if (fresh.get(key)?.endpoint === endpoint) fresh.delete(key);
+      });
+      return endpoint;
     },
   };
 }

@@ -17,6 +17,9 @@ export interface Scheduler {
 /** Attempts in flight at once on this replica, all endpoints together. */
 const MAX_IN_FLIGHT = 512;
 
+/** Pause before claiming again when woken during a claim. */
+const CLAIM_GAP_MS = 5;
+
 /**
  * Every `intervalMs` (and whenever woken), claims due deliveries and attempts each one
  * without waiting for the others, at most `perEndpoint` at a time per endpoint, so a slow
@@ -45,8 +48,23 @@ export function startScheduler(deps: {
   let ticking = false;
   let again = false;
 
-  async function run(delivery: ClaimedDelivery): Promise<void> {
-    const result = await deps.attempt(delivery, abandon.signal);
+  function freeSlot(key: string): void {
+    const left = (busy.get(key) ?? 1) - 1;
+    if (left === 0) busy.delete(key);
+    else busy.set(key, left);
+    // A slot came free: that endpoint may have more waiting.
+    wake();
+  }
+
+  async function run(delivery: ClaimedDelivery, key: string): Promise<void> {
+    let result: AttemptResult | null;
+    try {
+      result = await deps.attempt(delivery, abandon.signal);
+    } finally {
+      // The partner is done with this attempt: its slot is free while the outcome is
+      // written (the claim keeps the delivery itself from being taken meanwhile).
+      freeSlot(key);
+    }
     if (result === null) {
       await repository.release(delivery);
       return;
@@ -69,17 +87,13 @@ export function startScheduler(deps: {
   function launch(delivery: ClaimedDelivery): void {
     const key = endpointKey(delivery);
     busy.set(key, (busy.get(key) ?? 0) + 1);
-    const running = run(delivery)
+    const running = run(delivery, key)
       .catch((err: unknown) => {
         // Unrecorded (the database away): the claim lapses and the attempt is made again.
         logger.error({ err, deliveryId: delivery.id }, 'webhook attempt not recorded');
       })
       .finally(() => {
-        const left = (busy.get(key) ?? 1) - 1;
-        if (left === 0) busy.delete(key);
-        else busy.set(key, left);
         inFlight.delete(running);
-        // A slot came free: that endpoint may have more waiting.
         wake();
       });
     inFlight.add(running);
@@ -109,8 +123,10 @@ export function startScheduler(deps: {
       ticking = false;
     }
     if (again) {
+      // Woken while claiming (slots freed, deliveries enqueued): claim once more, a moment
+      // later, so a busy stream of wake-ups becomes a few larger claims, not one each.
       again = false;
-      void tick();
+      setTimeout(wake, CLAIM_GAP_MS).unref();
     }
   }
 
