@@ -8,4 +8,5 @@ export const SERVICE_MIGRATIONS = [
     schema: 'webhooks',
     folder: new URL('../services/webhook-dispatcher/migrations/', import.meta.url),
   },
+  { schema: 'receipts', folder: new URL('../services/receipts/migrations/', import.meta.url) },
 ] as const;

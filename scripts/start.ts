@@ -1,14 +1,19 @@
 // `pnpm start`: dzpay on this machine. Creates the database, applies migrations, starts
-// the card network sandbox, qr-config, payments, status, the webhook dispatcher and the
-// gateway, seeds a demo merchant into an empty database, and prints where everything is.
-// Ctrl-C stops the services gracefully, the gateway first.
+// the card network sandbox, qr-config, payments, status, the webhook dispatcher, receipts
+// and the gateway, seeds a demo merchant into an empty database, and prints where
+// everything is. Receipt emails go to SMTP_HOST when it is set, else to a mail catcher on
+// port 1025 (one already listening there, such as compose's mailpit, or a built-in one
+// that saves each email's HTML under .dzpay-mail/). Ctrl-C stops the services
+// gracefully, the gateway first.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createConnection } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { BaseEnv, connectPostgres, loadConfig, migrate } from '@dzpay/platform';
+import { startMailCatcher } from '@dzpay/testkit';
 import { ensureDatabase } from './database.ts';
 import { SERVICE_MIGRATIONS } from './service-migrations.ts';
 
@@ -17,6 +22,8 @@ const path = (relative: string) => fileURLToPath(new URL(relative, root));
 const DEMO_FILE = path('.dzpay-demo.json');
 const HTTP_PORT = process.env.HTTP_PORT ?? '8080';
 const SANDBOX_PORT = process.env.SANDBOX_PORT ?? '8600';
+const SMTP_PORT = process.env.SMTP_PORT ?? '1025';
+const MAIL_DIR = path('.dzpay-mail/');
 /** In start order; each is ready (its URL answers 200) before the next starts. */
 const SERVICES = [
   {
@@ -28,6 +35,7 @@ const SERVICES = [
   { name: 'payments', port: process.env.PAYMENTS_OPS_PORT ?? '9103' },
   { name: 'status', port: process.env.STATUS_OPS_PORT ?? '9104' },
   { name: 'webhook-dispatcher', port: process.env.WEBHOOK_DISPATCHER_OPS_PORT ?? '9105' },
+  { name: 'receipts', port: process.env.RECEIPTS_OPS_PORT ?? '9106' },
   { name: 'gateway', port: process.env.GATEWAY_OPS_PORT ?? '9101' },
 ].map((service) => ({ readyUrl: `http://127.0.0.1:${service.port}/readyz`, ...service }));
 
@@ -47,7 +55,10 @@ const serviceEnv = {
   // Seals partner secrets at rest; a fresh key each run unless one is given (the demo
   // seeds no partner endpoint, so nothing sealed under an old key is lost).
   SECRETS_KEY: process.env.SECRETS_KEY ?? randomBytes(32).toString('base64'),
+  SMTP_PORT,
 };
+
+const mail = process.env.SMTP_HOST ? process.env.SMTP_HOST : await localMailCatcher();
 
 const { DATABASE_URL } = loadConfig(BaseEnv.pick({ DATABASE_URL: true }));
 await ensureDatabase(DATABASE_URL);
@@ -76,6 +87,7 @@ console.log(`
 dzpay is running
   gateway (public API)  ${base}
   card network sandbox  http://localhost:${SANDBOX_PORT} (test cards: docs/cardnet-sandbox.md)
+  receipt emails        ${mail}
   ops ports             ${SERVICES.slice(1)
     .map((service) => `${service.name} ${service.readyUrl}`)
     .join(', ')}
@@ -91,6 +103,31 @@ ${
 }
 
 Press Ctrl-C to stop.`);
+
+/**
+ * Receipts need a mail server. One listening on SMTP_PORT (mailpit from compose, say) is
+ * used as it is; otherwise a built-in catcher takes the emails and saves their HTML.
+ */
+async function localMailCatcher(): Promise<string> {
+  const listening = await new Promise<boolean>((resolve) => {
+    const socket = createConnection(Number(SMTP_PORT), '127.0.0.1');
+    socket.once('connect', () => resolve(true)).once('error', () => resolve(false));
+    setTimeout(() => resolve(false), 500).unref();
+    socket.unref();
+  });
+  if (listening) return `the mail server on 127.0.0.1:${SMTP_PORT}`;
+  await mkdir(MAIL_DIR, { recursive: true });
+  const catcher = await startMailCatcher({
+    port: Number(SMTP_PORT),
+    onMessage: (message) => {
+      const file = `${MAIL_DIR}${Date.now()}.html`;
+      const html = typeof message.html === 'string' ? message.html : '';
+      void writeFile(file, html).then(() => console.log(`receipt email saved: ${file}`));
+    },
+  });
+  process.once('exit', () => void catcher.close());
+  return `saved under ${MAIL_DIR} (built-in catcher on 127.0.0.1:${SMTP_PORT})`;
+}
 
 /** Stops the gateway first (its in-flight requests still need the others), then the rest. */
 function stop(): void {

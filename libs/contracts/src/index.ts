@@ -5,6 +5,7 @@ export * from './envelopes.ts';
 export * from './money.ts';
 export * from './payments.ts';
 export * from './qr.ts';
+export * from './receipts.ts';
 export * from './rpc.ts';
 export * from './scope.ts';
 export * from './status.ts';

@@ -1,3 +1,5 @@
+import type { Language } from './payments.ts';
+
 /**
  * Money crosses our edges as DZD numbers (QR amounts, status amounts) or integer
  * centimes (the payments API); inside dzpay it is always integer centimes.
@@ -22,4 +24,24 @@ export function dzdToCentimes(dzd: number): number {
 /** Converts integer centimes back to a DZD number for the edges that speak DZD. */
 export function centimesToDzd(centimes: number): number {
   return centimes / CENTIMES_PER_DINAR;
+}
+
+/** The locale dzpay formats numbers and dates in, per payer language. */
+export const LOCALES: Record<Language, string> = { ar: 'ar-DZ', fr: 'fr-DZ', en: 'en-GB' };
+
+/**
+ * Centimes as a payer reads DZD in their language: "1 500,50 DA", "DZD 1,500.50",
+ * "1.500,50 د.ج.". Formatted from a decimal string, so no binary fraction is rounded.
+ */
+export function formatDzd(centimes: number, language: Language): string {
+  const sign = centimes < 0 ? '-' : '';
+  const magnitude = Math.abs(centimes);
+  const whole = Math.trunc(magnitude / CENTIMES_PER_DINAR);
+  const decimal = `${sign}${whole}.${String(magnitude % CENTIMES_PER_DINAR).padStart(2, '0')}`;
+  return new Intl.NumberFormat(LOCALES[language], {
+    style: 'currency',
+    currency: 'DZD',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  }).format(decimal as `${number}`);
 }

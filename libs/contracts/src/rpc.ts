@@ -21,6 +21,7 @@ import {
   PaymentsRegisterRequest,
   PaymentView,
 } from './payments.ts';
+import { ReceiptEmailRequest, ReceiptEmailResult } from './receipts.ts';
 import { StatusRecord, StatusReferenceRequest } from './status.ts';
 import {
   DeliveriesOfPaymentReply,
@@ -74,6 +75,7 @@ export const Rpc = {
     DeliveriesOfPaymentReply,
   ),
   deliveryReplay: rpc('webhooks.deliveries.replay', DeliveryReplayRequest, DeliveryView),
+  receiptEmailSend: rpc('receipts.email.send', ReceiptEmailRequest, ReceiptEmailResult),
 } as const;
 
 /** Errors cross the wire as a code from the catalog, never as a stack trace. */

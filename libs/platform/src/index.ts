@@ -2,6 +2,7 @@ export * from './batcher.ts';
 export * from './config.ts';
 export * from './db.ts';
 export * from './errors.ts';
+export * from './html.ts';
 export * from './logger.ts';
 export * from './nats.ts';
 export * from './ops-server.ts';

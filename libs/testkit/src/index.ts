@@ -1,3 +1,4 @@
 export * from './infra.ts';
 export * from './isolation.ts';
 export * from './processes.ts';
+export * from './smtp.ts';

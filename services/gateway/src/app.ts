@@ -9,6 +9,7 @@ import { installErrorHandling } from './handlers/errors.ts';
 import { agencyRoutes } from './handlers/agency-routes.ts';
 import { checkoutRoutes } from './handlers/checkout-routes.ts';
 import { paymentsRoutes } from './handlers/payments-routes.ts';
+import { receiptRoutes } from './handlers/receipt-routes.ts';
 import { qrRoutes } from './handlers/qr-routes.ts';
 import { statusRoutes } from './handlers/status-routes.ts';
 import { webhookRoutes } from './handlers/webhook-routes.ts';
@@ -25,6 +26,7 @@ export interface GatewayDeps {
   rateLimitPerMinute: number;
   serviceTimeoutMs: number;
   paymentsTimeoutMs: number;
+  receiptsTimeoutMs: number;
   publicBaseUrl: string;
   statusRateLimitPerMinute: number;
   trustProxyHops: number;
@@ -90,6 +92,7 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
   app.get('/favicon.ico', (_request, reply) => reply.code(204).send());
   qrRoutes(app, { ...deps, clock: deps.clock ?? (() => new Date()) });
   paymentsRoutes(app, deps);
+  receiptRoutes(app, deps);
   statusRoutes(app, deps);
   webhookRoutes(app, deps);
   await checkoutRoutes(app, deps);

@@ -28,5 +28,10 @@ export const GatewayEnv = BaseEnv.extend({
   STATUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(60),
   /** How long the gateway waits for a backing service before answering 503. */
   SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+  /**
+   * How long the gateway waits for receipts, which asks payments (up to 5 s) and then the
+   * mail server (SMTP_TIMEOUT_MS, 5 s); shorter than SHUTDOWN_TIMEOUT_MS.
+   */
+  RECEIPTS_TIMEOUT_MS: z.coerce.number().int().positive().default(12_000),
 });
 export type GatewayEnv = z.infer<typeof GatewayEnv>;

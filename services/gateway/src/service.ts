@@ -63,6 +63,7 @@ export async function startGateway(
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     serviceTimeoutMs: config.SERVICE_TIMEOUT_MS,
     paymentsTimeoutMs: config.PAYMENTS_TIMEOUT_MS,
+    receiptsTimeoutMs: config.RECEIPTS_TIMEOUT_MS,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     statusRateLimitPerMinute: config.STATUS_RATE_LIMIT_PER_MINUTE,
     trustProxyHops: config.TRUST_PROXY_HOPS,

@@ -101,6 +101,24 @@ describe('pnpm dzpay (admin command line)', () => {
     await json('merchant', 'activate', merchant.id);
   });
 
+  it("sets a merchant's receipt emails per hour, and refuses zero", async () => {
+    const merchant = await json<{ id: string }>('merchant', 'create', 'Librairie Tlemcen');
+    const [before] = await stack.gateway.runtime.sql<{ limit: number }[]>`
+      select receipt_emails_per_hour as limit from merchants where id = ${merchant.id}`;
+    expect(before!.limit).toBe(20);
+    const updated = await json<{ receiptEmailsPerHour: number }>(
+      'merchant',
+      'configure',
+      merchant.id,
+      '--receipt-limit',
+      '50',
+    );
+    expect(updated.receiptEmailsPerHour).toBe(50);
+    const zero = await dzpay('merchant', 'configure', merchant.id, '--receipt-limit', '0');
+    expect(zero.code).not.toBe(0);
+    expect(zero.stderr).toContain('terms refused');
+  });
+
   it('fails clearly on an unknown merchant, a bad id and a bad mode', async () => {
     const unknown = await dzpay('key', 'issue', '00000000-0000-4000-8000-000000000000');
     expect(unknown.code).toBe(1);

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { SandboxEnv } from '../../cardnet-sandbox/src/config.ts';
 import { PaymentsEnv } from '../../payments/src/config.ts';
 import { QrConfigEnv } from '../../qr-config/src/config.ts';
+import { ReceiptsEnv } from '../../receipts/src/config.ts';
 import { StatusEnv } from '../../status/src/config.ts';
 import { DispatcherEnv } from '../../webhook-dispatcher/src/config.ts';
 import { GatewayEnv } from '../src/config.ts';
@@ -28,7 +29,8 @@ type RuntimeSchema =
   | typeof QrConfigEnv
   | typeof PaymentsEnv
   | typeof StatusEnv
-  | typeof DispatcherEnv;
+  | typeof DispatcherEnv
+  | typeof ReceiptsEnv;
 type EnvSchema = RuntimeSchema | typeof SandboxEnv;
 
 const runtimeSchemas: Record<string, RuntimeSchema> = {
@@ -37,6 +39,7 @@ const runtimeSchemas: Record<string, RuntimeSchema> = {
   payments: PaymentsEnv,
   status: StatusEnv,
   'webhook-dispatcher': DispatcherEnv,
+  receipts: ReceiptsEnv,
 };
 
 /** The environment schema of each service that the deployment files run. */
@@ -49,6 +52,7 @@ const infra: Record<string, Record<string, string>> = {
   payments: { nats: 'NATS_URL', postgres: 'DATABASE_URL', redis: 'REDIS_URL' },
   status: { nats: 'NATS_URL', postgres: 'DATABASE_URL' },
   'webhook-dispatcher': { nats: 'NATS_URL', postgres: 'DATABASE_URL' },
+  receipts: { nats: 'NATS_URL', postgres: 'DATABASE_URL', redis: 'REDIS_URL' },
   [sandbox]: {},
 };
 
@@ -59,10 +63,12 @@ const secretSamples: Record<string, string> = {
   SECRETS_KEY: randomBytes(32).toString('base64'),
   CARDNET_LIVE_USERNAME: 'merchant-user',
   CARDNET_LIVE_PASSWORD: 'merchant-password',
+  SMTP_USER: 'receipts@dzpay.example',
+  SMTP_PASSWORD: 'smtp-password',
 };
 
-/** Card network credentials: only ever read from dzpay-secrets in Kubernetes. */
-const credentialPattern = /^CARDNET_\w*(USERNAME|PASSWORD)$/;
+/** Card network and mail relay credentials: only ever read from dzpay-secrets in Kubernetes. */
+const credentialPattern = /^(CARDNET_\w*(USERNAME|PASSWORD)|SMTP_(USER|PASSWORD))$/;
 
 function readText(url: URL): string {
   return readFileSync(url, 'utf8');
@@ -181,7 +187,7 @@ describe('docker-compose.yml', () => {
     return undefined;
   }
 
-  it('runs NATS, Postgres, Redis, the gateway, qr-config, payments, status, webhook-dispatcher and the sandbox', () => {
+  it('runs NATS, Postgres, Redis, a mail catcher, every dzpay service and the sandbox', () => {
     expect(Object.keys(services)).toEqual(
       expect.arrayContaining([
         'nats',
@@ -192,6 +198,8 @@ describe('docker-compose.yml', () => {
         'payments',
         'status',
         'webhook-dispatcher',
+        'receipts',
+        'mailpit',
         sandbox,
       ]),
     );
@@ -251,6 +259,10 @@ describe('docker-compose.yml', () => {
     expect(dependency('payments', sandbox), 'payments on the sandbox').toBe('service_healthy');
     expect(dependency('gateway', 'payments'), 'gateway on payments').toBe('service_healthy');
     expect(dependency('gateway', 'status'), 'gateway on status').toBe('service_healthy');
+    expect(dependency('gateway', 'receipts'), 'gateway on receipts').toBe('service_healthy');
+    expect(dependency('receipts', 'mailpit'), 'receipts on the mail catcher').toBe(
+      'service_healthy',
+    );
   });
 
   it('passes only variables the services read, pointing at the other containers', () => {
@@ -298,11 +310,20 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('publishes only the gateway and the sandbox', () => {
-    const unpublished = ['qr-config', 'payments', 'status', 'webhook-dispatcher'];
+  it('publishes only the gateway, the sandbox and the mail catcher UI', () => {
+    const unpublished = ['qr-config', 'payments', 'status', 'webhook-dispatcher', 'receipts'];
     for (const name of [...unpublished, 'nats', 'postgres', 'redis']) {
       expect(service(name).ports ?? [], `${name} has no public port`).toEqual([]);
     }
+  });
+
+  it('sends receipts to the mail catcher, whose web UI is published', () => {
+    const receipts = ReceiptsEnv.parse(environment('receipts'));
+    expect(receipts.SMTP_HOST).toBe('mailpit');
+    expect(receipts.SMTP_PORT).toBe(1025);
+    expect(service('mailpit').image).toMatch(/^axllent\/mailpit:/);
+    expect(publishedPort('mailpit', 8025), 'the web UI').toBe(8025);
+    expect(publishedPort('mailpit', 1025), 'SMTP stays inside compose').toBeUndefined();
   });
 
   it('checks readiness on the ops port and outlasts a graceful shutdown', () => {
@@ -749,9 +770,16 @@ describe('deploy/base', () => {
     }
   });
 
-  it('runs two replicas of the gateway, qr-config, payments, status and webhook-dispatcher', () => {
+  it('runs two replicas of the gateway, qr-config, payments, status, webhook-dispatcher and receipts', () => {
     const names = deployments.map((d) => d.metadata.name).sort();
-    expect(names).toEqual(['gateway', 'payments', 'qr-config', 'status', 'webhook-dispatcher']);
+    expect(names).toEqual([
+      'gateway',
+      'payments',
+      'qr-config',
+      'receipts',
+      'status',
+      'webhook-dispatcher',
+    ]);
     for (const deployment of deployments) {
       expect(deployment.spec?.replicas, deployment.metadata.name).toBe(2);
       expect(container(deployment).image).toBe(`dzpay/${deployment.metadata.name}`);

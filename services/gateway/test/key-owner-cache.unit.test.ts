@@ -14,6 +14,7 @@ const owner = (merchantId: string): KeyOwner => ({
     minAmount: 5000,
     maxAmount: 100_000_000,
     walletId: null,
+    receiptEmailsPerHour: 20,
     createdAt: new Date(0),
   },
 });

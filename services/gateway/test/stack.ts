@@ -3,6 +3,7 @@ import { requestRpc, type BaseEnv, type Runtime } from '@dzpay/platform';
 import { startSandbox, type Sandbox } from '@dzpay/cardnet-sandbox/service';
 import { startPayments } from '@dzpay/payments/service';
 import { startQrConfig } from '@dzpay/qr-config/service';
+import { startReceipts } from '@dzpay/receipts/service';
 import { startStatus } from '@dzpay/status/service';
 import { startWebhookDispatcher } from '@dzpay/webhook-dispatcher/service';
 import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
@@ -25,6 +26,7 @@ export interface Stack {
   payments: Runtime<BaseEnv> | undefined;
   status: Runtime<BaseEnv> | undefined;
   webhooks: Runtime<BaseEnv> | undefined;
+  receipts: Runtime<BaseEnv> | undefined;
   /** The card network sandbox test keys pay against. */
   sandbox: Sandbox | undefined;
   /** A merchant with an active test key and an active live key, and a wallet by default. */
@@ -50,6 +52,8 @@ export async function startStack(
     withStatus?: boolean;
     /** Start the webhook dispatcher, with these variables (SECRETS_KEY at least). */
     withWebhooks?: Record<string, string>;
+    /** Start the receipts service, with these variables (its SMTP settings at least). */
+    withReceipts?: Record<string, string>;
   } = {},
 ): Promise<Stack> {
   const infra = await isolatedInfra(label);
@@ -91,6 +95,9 @@ export async function startStack(
         { handleSignals: false },
       )
     : undefined;
+  const receipts = options.withReceipts
+    ? await startReceipts({ ...infra.env, ...options.withReceipts }, { handleSignals: false })
+    : undefined;
   const gateway = await startGateway(
     {
       ...infra.env,
@@ -112,6 +119,7 @@ export async function startStack(
     payments,
     status,
     webhooks,
+    receipts,
     sandbox,
     async merchant(name = 'Test merchant', terms = { walletId: 'wallet-test' }) {
       const created = await accounts.createMerchant(name);
@@ -153,6 +161,7 @@ export async function startStack(
       await payments?.stop();
       await status?.stop();
       await webhooks?.stop();
+      await receipts?.stop();
       await sandbox?.close();
       await qrConfig?.stop();
       await infra.cleanup();

@@ -11,12 +11,17 @@ export interface Merchant {
   minAmount: number;
   maxAmount: number;
   walletId: string | null;
+  /** Receipt emails this merchant may send per hour. */
+  receiptEmailsPerHour: number;
   createdAt: Date;
 }
 
 /** The settings of a merchant an admin may change. */
 export type MerchantTermsPatch = Partial<
-  Pick<Merchant, 'name' | 'feeDzd' | 'minAmount' | 'maxAmount' | 'walletId'>
+  Pick<
+    Merchant,
+    'name' | 'feeDzd' | 'minAmount' | 'maxAmount' | 'walletId' | 'receiptEmailsPerHour'
+  >
 >;
 
 export interface ApiKeyRecord {
@@ -56,6 +61,7 @@ interface MerchantRow {
   min_amount: number;
   max_amount: number;
   wallet_id: string | null;
+  receipt_emails_per_hour: number;
   created_at: Date;
 }
 
@@ -67,6 +73,7 @@ const MERCHANT_COLUMNS = [
   'min_amount',
   'max_amount',
   'wallet_id',
+  'receipt_emails_per_hour',
   'created_at',
 ];
 
@@ -88,6 +95,7 @@ const toMerchant = (row: MerchantRow): Merchant => ({
   minAmount: row.min_amount,
   maxAmount: row.max_amount,
   walletId: row.wallet_id,
+  receiptEmailsPerHour: row.receipt_emails_per_hour,
   createdAt: row.created_at,
 });
 
@@ -138,6 +146,7 @@ export function accountsRepository(sql: Sql) {
           min_amount: patch.minAmount,
           max_amount: patch.maxAmount,
           wallet_id: patch.walletId,
+          receipt_emails_per_hour: patch.receiptEmailsPerHour,
         }).filter(([, value]) => value !== undefined),
       );
       if (Object.keys(columns).length === 0) return this.findMerchant(id);
@@ -269,7 +278,8 @@ export function accountsRepository(sql: Sql) {
     async findKeyOwner(hash: Buffer): Promise<KeyOwner | null> {
       const rows = await sql<(MerchantRow & { key_id: string; key_hash: Buffer; mode: Mode })[]>`
         select k.id as key_id, k.key_hash, k.mode,
-               m.id, m.name, m.active, m.fee_dzd, m.min_amount, m.max_amount, m.wallet_id, m.created_at
+               m.id, m.name, m.active, m.fee_dzd, m.min_amount, m.max_amount, m.wallet_id,
+               m.receipt_emails_per_hour, m.created_at
         from api_keys k join merchants m on m.id = k.merchant_id
         where k.key_hash = ${hash} and k.revoked_at is null`;
       const row = rows[0];

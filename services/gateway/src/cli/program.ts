@@ -86,13 +86,18 @@ export function buildProgram(deps: CliDeps): Command {
 
   merchant
     .command('configure')
-    .description('set the terms payments use: fee, amount range, wallet, name')
+    .description('set the terms payments use: fee, amount range, wallet, name, receipt limit')
     .argument('<merchantId>', 'merchant id', uuid)
     .option('--fee <dzd>', 'gateway fee per payment, whole DZD', wholeNumber)
     .option('--min-amount <centimes>', 'smallest payment amount, centimes', wholeNumber)
     .option('--max-amount <centimes>', 'largest payment amount, centimes', wholeNumber)
     .option('--wallet <walletId>', 'the wallet payments settle into')
     .option('--name <name>', 'display name shown to payers')
+    .option(
+      '--receipt-limit <perHour>',
+      'receipt emails allowed per hour (default 20)',
+      wholeNumber,
+    )
     .action(
       async (
         id: string,
@@ -102,6 +107,7 @@ export function buildProgram(deps: CliDeps): Command {
           maxAmount?: number;
           wallet?: string;
           name?: string;
+          receiptLimit?: number;
         },
       ) => {
         const updated = await (
@@ -113,12 +119,15 @@ export function buildProgram(deps: CliDeps): Command {
             ...(options.maxAmount !== undefined ? { maxAmount: options.maxAmount } : {}),
             ...(options.wallet !== undefined ? { walletId: options.wallet } : {}),
             ...(options.name !== undefined ? { name: options.name } : {}),
+            ...(options.receiptLimit !== undefined
+              ? { receiptEmailsPerHour: options.receiptLimit }
+              : {}),
           })
           .catch((error: unknown) => fail(`terms refused: ${String(error)}`));
         if (!updated) fail(`no merchant ${id}`);
         out(
           updated,
-          `merchant ${id}: fee ${updated!.feeDzd} DZD, amounts ${updated!.minAmount}..${updated!.maxAmount} centimes, wallet ${updated!.walletId ?? 'none'}`,
+          `merchant ${id}: fee ${updated!.feeDzd} DZD, amounts ${updated!.minAmount}..${updated!.maxAmount} centimes, wallet ${updated!.walletId ?? 'none'}, ${updated!.receiptEmailsPerHour} receipt emails per hour`,
         );
       },
     );

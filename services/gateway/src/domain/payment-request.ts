@@ -4,6 +4,7 @@ import {
   MAX_METADATA_DEPTH,
   RegisterPaymentBody,
   RefundPaymentBody,
+  EmailReceiptBody,
 } from '@dzpay/contracts';
 import type { z } from 'zod';
 import type { Parsed } from './qr-request.ts';
@@ -35,6 +36,11 @@ export function parseRegisterPayment(body: unknown): Parsed<RegisterPaymentBody,
 /** Checks a refund body; a missing body means a full refund. */
 export function parseRefund(body: unknown): Parsed<RefundPaymentBody, Failure[]> {
   return parseWith(RefundPaymentBody, body ?? {});
+}
+
+/** Checks a receipt email body: the address (at most 254 characters, well formed) and an optional language. */
+export function parseEmailReceipt(body: unknown): Parsed<EmailReceiptBody, Failure[]> {
+  return parseWith(EmailReceiptBody, body);
 }
 
 function parseWith<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.infer<S>, Failure[]> {

@@ -8,6 +8,8 @@ import { hashApiKey, modeOfApiKey, sameHash } from '../domain/api-key.ts';
 export interface AuthOutcome {
   scope: MerchantScope;
   merchant: Merchant;
+  /** The API key that authenticated the request (its id, never the key). */
+  keyId: string;
 }
 
 declare module 'fastify' {
@@ -41,7 +43,11 @@ export async function authenticate(
     });
   });
   if (!owner || !sameHash(owner.keyHash, hash)) throw deny();
-  return { scope: { merchantId: owner.merchant.id, mode: owner.mode }, merchant: owner.merchant };
+  return {
+    scope: { merchantId: owner.merchant.id, mode: owner.mode },
+    merchant: owner.merchant,
+    keyId: owner.keyId,
+  };
 }
 
 /**

@@ -94,6 +94,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (error instanceof ValidationFailure) return sendValidation(reply, envelope, error);
     if (isAppError(error)) {
       if (httpStatusOf(error.code) >= 500) request.log.warn({ err: error }, 'dependency failed');
+      const retryAfter = error.details?.retryAfterSeconds;
+      if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
       return reply
         .code(httpStatusOf(error.code))
         .send(standardError(error.code, error.message, error.details));

@@ -1,6 +1,7 @@
-import type { Language, PartnerProduct } from '@dzpay/contracts';
-import { escapeHtml, layout, type Page } from './layout.ts';
-import { formatDzd, formatTime, Messages } from './messages.ts';
+import { formatDzd, type Language, type PartnerProduct } from '@dzpay/contracts';
+import { escapeHtml } from '@dzpay/platform';
+import { layout, type Page } from './layout.ts';
+import { formatTime, Messages } from './messages.ts';
 
 type Texts = (typeof Messages)[Language];
 

@@ -1,6 +1,7 @@
-import type { CheckoutView, Language } from '@dzpay/contracts';
-import { escapeHtml, layout, type Page } from './layout.ts';
-import { formatDzd, formatTime, LANGUAGE_NAMES, Messages } from './messages.ts';
+import { formatDzd, type CheckoutView, type Language } from '@dzpay/contracts';
+import { escapeHtml } from '@dzpay/platform';
+import { layout, type Page } from './layout.ts';
+import { formatTime, LANGUAGE_NAMES, Messages } from './messages.ts';
 
 /** A line of the summary: label and value. */
 const row = (label: string, value: string, className = '') =>

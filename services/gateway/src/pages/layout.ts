@@ -1,15 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Language } from '@dzpay/contracts';
-
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
+import { escapeHtml } from '@dzpay/platform';
 
 export interface Page {
   html: string;

@@ -1,4 +1,4 @@
-import type { Language } from '@dzpay/contracts';
+import { LOCALES, type Language } from '@dzpay/contracts';
 
 /** Every text of the payer's pages, in the three checkout languages. */
 export const Messages = {
@@ -111,15 +111,6 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   fr: 'Français',
   en: 'English',
 };
-
-const LOCALES: Record<Language, string> = { ar: 'ar-DZ', fr: 'fr-DZ', en: 'en-GB' };
-
-/** Centimes as the payer reads DZD in their language. */
-export function formatDzd(centimes: number, language: Language): string {
-  return new Intl.NumberFormat(LOCALES[language], { style: 'currency', currency: 'DZD' }).format(
-    centimes / 100,
-  );
-}
 
 /** A time of day in Algiers, in the payer's language. */
 export function formatTime(iso: string, language: Language): string {

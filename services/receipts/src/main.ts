@@ -1,0 +1,3 @@
+import { startReceipts } from './service.ts';
+
+await startReceipts(process.env);

@@ -1,0 +1,46 @@
+import { startRuntime, type Runtime } from '@dzpay/platform';
+import { smtpMailer } from './adapters/mailer.ts';
+import { receiptSendLimit } from './adapters/send-limit.ts';
+import { sendsRepository } from './adapters/sends-repository.ts';
+import { ReceiptsEnv } from './config.ts';
+import { serveReceiptEmail } from './handlers/receipt-email.ts';
+
+/**
+ * Wires receipts: runtime (with Redis for the hourly counts), the SMTP transport, the
+ * send log and `receipts.email.send`. Shutdown answers the requests taken, then closes
+ * the mail connections, before the runtime drains NATS and closes Postgres and Redis.
+ */
+export async function startReceipts(
+  env: Record<string, string | undefined>,
+  options: { handleSignals?: boolean } = {},
+): Promise<Runtime<ReceiptsEnv>> {
+  const runtime = await startRuntime(
+    {
+      service: 'receipts',
+      schema: 'receipts',
+      migrations: new URL('../migrations/', import.meta.url),
+      env: ReceiptsEnv,
+      redis: true,
+      handleSignals: options.handleSignals ?? true,
+    },
+    env,
+  );
+  const { config, logger, nats, sql, redis } = runtime;
+  const mailer = smtpMailer(config);
+  const server = await serveReceiptEmail({
+    nats,
+    prefix: config.NATS_PREFIX,
+    paymentsTimeoutMs: config.PAYMENTS_TIMEOUT_MS,
+    limit: receiptSendLimit(redis!, config.RECEIPT_LIMIT_WINDOW_SECONDS),
+    mailer,
+    sends: sendsRepository(sql),
+    logger,
+  });
+
+  runtime.onStop(async () => {
+    await server.stop();
+    mailer.close();
+  });
+  runtime.ops.markReady();
+  return runtime;
+}
