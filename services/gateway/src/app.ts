@@ -8,6 +8,7 @@ import { hashApiKey, modeOfApiKey } from './domain/api-key.ts';
 import { installErrorHandling } from './handlers/errors.ts';
 import { agencyRoutes } from './handlers/agency-routes.ts';
 import { checkoutRoutes } from './handlers/checkout-routes.ts';
+import { docsRoutes } from './handlers/docs-routes.ts';
 import { paymentsRoutes } from './handlers/payments-routes.ts';
 import { receiptRoutes } from './handlers/receipt-routes.ts';
 import { qrRoutes } from './handlers/qr-routes.ts';
@@ -31,6 +32,14 @@ export interface GatewayDeps {
   statusRateLimitPerMinute: number;
   trustProxyHops: number;
   clock?: () => Date;
+}
+
+/** Every route each app serves (method and URL pattern), as registered. */
+const routesByApp = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
+
+/** The routes an app built by buildGatewayApp serves: checked against the OpenAPI document. */
+export function servedRoutes(app: FastifyInstance): readonly { method: string; url: string }[] {
+  return routesByApp.get(app) ?? [];
 }
 
 /** Request bodies of the public API are small; anything larger is refused early. */
@@ -57,6 +66,11 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
   // The API speaks JSON only; without this, a text/plain body would reach the handlers
   // as a string and be judged field by field instead of by its content type.
   app.removeContentTypeParser('text/plain');
+  const routes: { method: string; url: string }[] = [];
+  routesByApp.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
   installErrorHandling(app);
   observeRequests(app, deps.registry);
 
@@ -97,6 +111,7 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
   webhookRoutes(app, deps);
   await checkoutRoutes(app, deps);
   await agencyRoutes(app, deps);
+  await docsRoutes(app, deps.publicBaseUrl);
   return app;
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RegisteredPayment } from '@dzpay/contracts';
+import { DzpayError } from '@dzpay/client';
 import { connectPostgres, type Sql } from '@dzpay/platform';
 import { startMailCatcher, type MailCatcher } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,14 +30,23 @@ afterAll(async () => {
 });
 
 let seq = 0;
-async function register(merchant: Merchant, language: 'ar' | 'fr' | 'en' = 'fr') {
-  const response = await stack.post(
-    '/api/v1/payments',
-    { amount: 150_050, currency: 'DZD', reference: `RC-${Date.now()}-${seq++}`, language },
-    { 'x-api-key': merchant.testKey },
+function register(merchant: Merchant, language: 'ar' | 'fr' | 'en' = 'fr') {
+  return stack.client(merchant.testKey).registerPayment({
+    amount: 150_050,
+    currency: 'DZD',
+    reference: `RC-${Date.now()}-${seq++}`,
+    language,
+  });
+}
+
+/** What the typed client threw for a refused request. */
+async function refusal(call: Promise<unknown>): Promise<DzpayError> {
+  const error = await call.then(
+    () => null,
+    (thrown: unknown) => thrown,
   );
-  expect(response.status).toBe(201);
-  return RegisteredPayment.parse(((await response.json()) as { data: unknown }).data);
+  expect(error).toBeInstanceOf(DzpayError);
+  return error as DzpayError;
 }
 
 async function paid(merchant: Merchant, language: 'ar' | 'fr' | 'en' = 'fr') {
@@ -191,12 +200,13 @@ describe('POST /api/v1/payments/{id}/receipt/email', () => {
       [other, payment.id, other.testKey],
       [shop, payment.id, shop.liveKey],
     ];
-    for (const [merchant, id, key] of cases) {
-      const { status, body } = await errorOf(
-        await emailReceipt(merchant, id, { email: 'payer@example.dz' }, key),
+    for (const [, id, key] of cases) {
+      const error = await refusal(
+        stack.client(key).emailReceipt(id, { email: 'payer@example.dz' }),
       );
-      expect(status).toBe(404);
-      expect(body).toMatchObject({ statusCode: 404, errorCode: 'PAYMENT_INSTANCE404_NOT_FOUND' });
+      expect(error.status).toBe(404);
+      expect(error.errorCode).toBe('PAYMENT_INSTANCE404_NOT_FOUND');
+      expect(error.body).toMatchObject({ statusCode: 404 });
     }
   });
 
@@ -205,11 +215,11 @@ describe('POST /api/v1/payments/{id}/receipt/email', () => {
     const failed = await register(shop);
     await payByHttp(failed.checkoutUrl, CARDS.insufficientFunds);
     for (const payment of [pending, failed]) {
-      const { status, body } = await errorOf(
-        await emailReceipt(shop, payment.id, { email: 'payer@example.dz' }),
+      const error = await refusal(
+        stack.client(shop.testKey).emailReceipt(payment.id, { email: 'payer@example.dz' }),
       );
-      expect(status).toBe(409);
-      expect(body).toMatchObject({ statusCode: 409, errorCode: 'RECEIPT409_NOT_AVAILABLE' });
+      expect(error.status).toBe(409);
+      expect(error.errorCode).toBe('RECEIPT409_NOT_AVAILABLE');
     }
   });
 
@@ -217,8 +227,12 @@ describe('POST /api/v1/payments/{id}/receipt/email', () => {
     const merchant = await stack.merchant('Vingt reçus', { walletId: 'W-20' });
     const payment = await paid(merchant);
     const address = `twenty.${randomUUID().slice(0, 8)}@example.dz`;
+    const client = stack.client(merchant.testKey);
     for (let i = 0; i < 20; i += 1) {
-      expect((await emailReceipt(merchant, payment.id, { email: address })).status).toBe(200);
+      expect(await client.emailReceipt(payment.id, { email: address })).toEqual({
+        sent: true,
+        language: 'fr',
+      });
     }
     const response = await emailReceipt(merchant, payment.id, { email: address });
     expect(response.status).toBe(429);

@@ -1,3 +1,4 @@
+import { dzpayClient, type DzpayClient } from '@dzpay/client';
 import { Rpc, type Mode, type QrConfigGetReply } from '@dzpay/contracts';
 import { requestRpc, type BaseEnv, type Runtime } from '@dzpay/platform';
 import { startSandbox, type Sandbox } from '@dzpay/cardnet-sandbox/service';
@@ -37,6 +38,8 @@ export interface Stack {
   qrCode(merchantId: string, mode?: Mode): Promise<string>;
   readQr(token: string): Promise<QrConfigGetReply>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** The typed merchant client (libs/client) with this key, against this gateway. */
+  client(apiKey: string): DzpayClient;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
   stop(): Promise<void>;
 }
@@ -156,6 +159,7 @@ export async function startStack(
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
     get: (path, headers = {}) => fetch(`${gateway.url}${path}`, { headers, redirect: 'manual' }),
+    client: (apiKey) => dzpayClient({ baseUrl: gateway.url, apiKey }),
     async stop() {
       await gateway.runtime.stop();
       await payments?.stop();
