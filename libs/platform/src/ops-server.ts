@@ -26,13 +26,17 @@ export function createMetricsRegistry(service: string): Registry {
 /**
  * The ops port every service has: /healthz (the process runs), /readyz (every
  * dependency answers) and /metrics (Prometheus text format). It is never public.
+ * A failing check named in `degradable` is reported (status `degraded`) without taking
+ * the service out of rotation: the service works on without that dependency.
  */
 export async function startOpsServer(options: {
   host: string;
   port: number;
   registry: Registry;
   checks: Record<string, ReadinessCheck>;
+  degradable?: readonly string[];
 }): Promise<OpsServer> {
+  const degradable = new Set(options.degradable ?? []);
   const app = Fastify({ logger: false });
   let phase: 'starting' | 'ready' | 'draining' = 'starting';
 
@@ -43,9 +47,17 @@ export async function startOpsServer(options: {
       Object.entries(options.checks).map(async ([name, check]) => [name, await run(check)]),
     );
     const checks = Object.fromEntries(results) as Record<string, string>;
-    const healthy = Object.values(checks).every((result) => result === 'ok');
-    const status = phase !== 'ready' ? phase : healthy ? 'ready' : 'not ready';
-    return reply.code(status === 'ready' ? 200 : 503).send({ status, checks });
+    const failing = Object.keys(checks).filter((name) => checks[name] !== 'ok');
+    const status =
+      phase !== 'ready'
+        ? phase
+        : failing.length === 0
+          ? 'ready'
+          : failing.every((name) => degradable.has(name))
+            ? 'degraded'
+            : 'not ready';
+    const serving = status === 'ready' || status === 'degraded';
+    return reply.code(serving ? 200 : 503).send({ status, checks });
   });
 
   app.get('/metrics', async (_request, reply) => {

@@ -17,8 +17,12 @@ export interface RuntimeOptions<S extends z.ZodType<BaseEnv>> {
   migrations: URL;
   /** The service's environment schema (BaseEnv extended). */
   env: S;
-  /** Whether the service uses Redis (then /readyz checks it too). */
-  redis?: boolean;
+  /**
+   * Whether the service uses Redis (then /readyz checks it too). `degradable`: the
+   * service works on without it (rate limits fail open, locks fall back to Postgres),
+   * so a Redis outage shows in /readyz as `degraded` but keeps the pods in rotation.
+   */
+  redis?: boolean | 'degradable';
   /** Whether SIGTERM/SIGINT stop the service (off for in-process tests). */
   handleSignals?: boolean;
 }
@@ -63,6 +67,7 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
       nats: () => nats.flush(),
       ...(redis ? { redis: () => redis.ping() } : {}),
     },
+    degradable: options.redis === 'degradable' ? ['redis'] : [],
   });
 
   const intake: (() => Promise<void>)[] = [];

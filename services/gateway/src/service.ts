@@ -25,7 +25,8 @@ export async function startGateway(
       schema: 'accounts',
       migrations: new URL('../migrations/', import.meta.url),
       env: GatewayEnv,
-      redis: true,
+      // Rate limits fail open and reference locks fall back to Postgres without Redis.
+      redis: 'degradable',
       handleSignals: options.handleSignals ?? true,
     },
     env,

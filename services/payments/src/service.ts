@@ -26,7 +26,8 @@ export async function startPayments(
       schema: 'payments',
       migrations: new URL('../migrations/', import.meta.url),
       env: PaymentsEnv,
-      redis: true,
+      // Reference locks fall back to Postgres' unique index without Redis.
+      redis: 'degradable',
       handleSignals: options.handleSignals ?? true,
     },
     env,

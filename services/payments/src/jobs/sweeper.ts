@@ -49,12 +49,21 @@ export function startSweeper(deps: {
     return decided;
   }
 
+  // A tick while a pass still runs (a slow card network) is skipped, not queued: passes
+  // must not pile up behind an outage.
+  let running = false;
   const timer = setInterval(() => {
-    if (stopped) return;
-    pass = pass.then(runOnce).catch((err: unknown) => {
-      deps.logger.error({ err }, 'sweeper pass failed');
-      return 0;
-    });
+    if (stopped || running) return;
+    running = true;
+    pass = pass
+      .then(runOnce)
+      .catch((err: unknown) => {
+        deps.logger.error({ err }, 'sweeper pass failed');
+        return 0;
+      })
+      .finally(() => {
+        running = false;
+      });
   }, deps.intervalMs);
 
   return {

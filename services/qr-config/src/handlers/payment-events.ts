@@ -10,6 +10,7 @@ import {
 } from '@nats-io/jetstream';
 import { PaymentEvent, PaymentEventTypes, Streams, paymentEventSubject } from '@dzpay/contracts';
 import {
+  consumeStream,
   ensureStream,
   isDatabaseUnavailable,
   jsonOf,
@@ -51,9 +52,6 @@ export async function consumePaymentEvents(deps: {
     max_ack_pending: 100,
   });
   const consumer = await jetstream(nats).consumers.get(stream, SINGLE_USE_CONSUMER);
-  // A small batch: events are handled one at a time, and a message waiting in the
-  // client's buffer past ack_wait would only be delivered again.
-  const messages = await consumer.consume({ max_messages: 20 });
 
   async function handle(msg: JsMsg): Promise<void> {
     const parsed = PaymentEvent.safeParse(jsonOf(msg));
@@ -86,16 +84,15 @@ export async function consumePaymentEvents(deps: {
     }
   }
 
-  const done = (async () => {
-    for await (const msg of messages) await handle(msg);
-  })().catch((err: unknown) => logger.error({ err }, 'payment event consumer stopped'));
-
-  return {
-    async stop() {
-      await messages.close();
-      await done;
-    },
-  };
+  // One event at a time; the shared loop restarts the consumer if its iterator ever
+  // ends (an error, a closed connection) instead of leaving qr-config deaf.
+  return consumeStream({
+    name: 'payment events (single-use QR)',
+    consumer,
+    handle,
+    logger,
+    retryDelayMs: 1_000,
+  });
 }
 
 /**
