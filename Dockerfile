@@ -12,6 +12,8 @@ RUN npm install --global pnpm@10.34.9 && npm cache clean --force
 # service's packages in the image, whatever the install below selects.
 WORKDIR /fetch
 COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+# The lockfile names patched packages by their patch (patches/: postgres.js).
+COPY patches ./patches
 RUN pnpm fetch --prod --store-dir /pnpm-store && rm -rf /fetch
 
 FROM deps AS build

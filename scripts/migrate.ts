@@ -1,15 +1,12 @@
 // `pnpm db:migrate`: creates the database when missing and applies every service's
-// migrations. Services also migrate at start; this is for deploy jobs and developers.
-import { BaseEnv, connectPostgres, createLogger, loadConfig, migrate } from '@dzpay/platform';
+// migrations. Services also migrate at start; this is for developers (the Kubernetes
+// migration Job runs `dzpay migrate`, the same code, without creating the database).
+import { BaseEnv, createLogger, loadConfig } from '@dzpay/platform';
+import { migrateAll } from '../services/gateway/src/cli/service-migrations.ts';
 import { ensureDatabase } from './database.ts';
-import { SERVICE_MIGRATIONS } from './service-migrations.ts';
 
 const { DATABASE_URL } = loadConfig(BaseEnv.pick({ DATABASE_URL: true }));
 const logger = createLogger('migrate', 'info');
 await ensureDatabase(DATABASE_URL);
-for (const { schema, folder } of SERVICE_MIGRATIONS) {
-  const sql = connectPostgres(DATABASE_URL, schema, 1);
-  await migrate(sql, schema, folder, logger);
-  await sql.end();
-}
+await migrateAll(DATABASE_URL, logger);
 logger.info('all migrations applied');

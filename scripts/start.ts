@@ -12,10 +12,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { BaseEnv, connectPostgres, loadConfig, migrate } from '@dzpay/platform';
+import { BaseEnv, connectPostgres, loadConfig } from '@dzpay/platform';
 import { startMailCatcher } from '@dzpay/testkit';
 import { ensureDatabase } from './database.ts';
-import { SERVICE_MIGRATIONS } from './service-migrations.ts';
+import { migrateAll } from '../services/gateway/src/cli/service-migrations.ts';
 
 const root = new URL('../', import.meta.url);
 const path = (relative: string) => fileURLToPath(new URL(relative, root));
@@ -62,11 +62,7 @@ const mail = process.env.SMTP_HOST ? process.env.SMTP_HOST : await localMailCatc
 
 const { DATABASE_URL } = loadConfig(BaseEnv.pick({ DATABASE_URL: true }));
 await ensureDatabase(DATABASE_URL);
-for (const { schema, folder } of SERVICE_MIGRATIONS) {
-  const sql = connectPostgres(DATABASE_URL, schema, 1);
-  await migrate(sql, schema, folder);
-  await sql.end();
-}
+await migrateAll(DATABASE_URL);
 
 const children: ChildProcess[] = [];
 let stopping = false;

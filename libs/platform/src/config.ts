@@ -20,6 +20,11 @@ export const BaseEnv = z.object({
     .default('dzpay'),
   /** Redis for rate limits and fast locks: only data that can be rebuilt. */
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  /**
+   * Copies of each JetStream stream a clustered NATS keeps (3 in production: a stream
+   * survives losing a server). Every service reads it, so none sets the streams back.
+   */
+  STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** Prefix of every Redis key this deployment writes. */
   REDIS_PREFIX: z.string().default('dzpay:'),
   /** Port of /healthz, /readyz and /metrics; 0 picks a free port. */

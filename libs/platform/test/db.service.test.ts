@@ -1,3 +1,4 @@
+import postgres from 'postgres';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, migrate, type Sql } from '../src/db.ts';
@@ -57,5 +58,36 @@ describe('migrate', () => {
     const [row] = await sql<{ n: number; list: number[] }[]>`
       select 100000000::bigint as n, array[1, 2]::bigint[] as list`;
     expect(row).toEqual({ n: 100000000, list: [1, 2] });
+  });
+});
+
+describe('postgres.js transactions under a full pipeline', () => {
+  // patches/postgres@3.4.9.patch: sql.begin() reserves its connection even when its BEGIN
+  // fills the connection's pipeline. Unpatched, the connection went back to the pool
+  // with the transaction open (UNSAFE_TRANSACTION, or another caller's queries committed
+  // inside it). A pipeline of 0 makes every BEGIN fill it, so the race is certain here.
+  it('never lets two transactions, or a transaction and other queries, share a connection', async () => {
+    for (let round = 0; round < 10; round++) {
+      // max_pipeline is a postgres.js option its type declarations do not list.
+      const options = { max: 3, max_pipeline: 0, onnotice: () => {} };
+      const sql = postgres(infra.databaseUrl, options);
+      try {
+        const work: Promise<unknown>[] = [];
+        for (let i = 0; i < 3; i++) work.push(sql`select pg_sleep(0.05)`);
+        for (let i = 0; i < 6; i++) work.push(sql`select ${i}::int as n`);
+        for (let i = 0; i < 5; i++) {
+          work.push(
+            sql.begin(async (tx) => {
+              await tx`select 1`;
+              await tx`select 2`;
+            }),
+          );
+        }
+        const failed = (await Promise.allSettled(work)).filter((r) => r.status === 'rejected');
+        expect(failed.map((r) => String(r.reason))).toEqual([]);
+      } finally {
+        await sql.end();
+      }
+    }
   });
 });

@@ -162,17 +162,10 @@ describe('the reference lock under contention', () => {
     await redis.quit();
     expect(flushed).toBeGreaterThan(0);
     expect(outcomes.filter((o) => o === 'started')).toHaveLength(1);
-    // With the Redis gate flushed, every attempt may reach the partner's lookup first; on
-    // a loaded machine a few of those 500 lookups outlast their 4 s timeout and are
-    // refused as the partner being unavailable. None of them takes the reference.
     const counts = Object.fromEntries(
       [...new Set(outcomes)].map((o) => [o, outcomes.filter((x) => x === o).length]),
     );
-    const refused = outcomes.filter(
-      (o) => o === 'REFERENCE409_LOCKED' || o === 'PARTNER503_UNAVAILABLE',
-    );
-    expect(refused, JSON.stringify(counts)).toHaveLength(499);
-    expect(counts.REFERENCE409_LOCKED ?? 0, JSON.stringify(counts)).toBeGreaterThan(450);
+    expect(counts, JSON.stringify(counts)).toEqual({ started: 1, REFERENCE409_LOCKED: 499 });
   }, 60_000);
 });
 

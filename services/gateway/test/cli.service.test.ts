@@ -119,6 +119,26 @@ describe('pnpm dzpay (admin command line)', () => {
     expect(zero.stderr).toContain('terms refused');
   });
 
+  it("applies every service's migrations with `migrate`", async () => {
+    const applied = await json<{ schemas: string[] }>('migrate');
+    expect(applied.schemas).toEqual([
+      'accounts',
+      'qr',
+      'payments',
+      'status',
+      'webhooks',
+      'receipts',
+    ]);
+    const tables = await stack.gateway.runtime.sql<{ schema: string }[]>`
+      select table_schema as schema from information_schema.tables
+      where table_name = 'schema_migrations' order by table_schema`;
+    expect(tables.map((row) => row.schema)).toEqual(
+      expect.arrayContaining(['accounts', 'payments', 'qr', 'receipts', 'status', 'webhooks']),
+    );
+    // Again: nothing left to apply, nothing fails.
+    expect((await json<{ schemas: string[] }>('migrate')).schemas).toHaveLength(6);
+  });
+
   it('fails clearly on an unknown merchant, a bad id and a bad mode', async () => {
     const unknown = await dzpay('key', 'issue', '00000000-0000-4000-8000-000000000000');
     expect(unknown.code).toBe(1);

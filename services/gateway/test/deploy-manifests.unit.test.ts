@@ -200,6 +200,7 @@ describe('docker-compose.yml', () => {
         'webhook-dispatcher',
         'receipts',
         'mailpit',
+        'otel-lgtm',
         sandbox,
       ]),
     );
@@ -324,6 +325,17 @@ describe('docker-compose.yml', () => {
     expect(service('mailpit').image).toMatch(/^axllent\/mailpit:/);
     expect(publishedPort('mailpit', 8025), 'the web UI').toBe(8025);
     expect(publishedPort('mailpit', 1025), 'SMTP stays inside compose').toBeUndefined();
+  });
+
+  it("sends every service's traces to the collector, whose viewer is published", () => {
+    for (const name of runtimeApps) {
+      const endpoint = parseEnv(
+        runtimeSchemaOf(name),
+        environment(name),
+      ).OTEL_EXPORTER_OTLP_ENDPOINT;
+      expect(endpoint && new URL(endpoint).host, name).toBe('otel-lgtm:4318');
+    }
+    expect(publishedPort('otel-lgtm', 3000), 'Grafana').toBe(3000);
   });
 
   it('checks readiness on the ops port and outlasts a graceful shutdown', () => {
@@ -818,18 +830,26 @@ describe('deploy/base', () => {
     expect(consumers).toHaveLength(deployments.length);
   });
 
-  it('keeps Postgres connections below max_connections, even while everything rolls out', () => {
-    // Postgres' default max_connections (100), less its superuser_reserved_connections (3).
-    const available = 100 - 3;
+  it('keeps Postgres connections below max_connections, at the autoscalers ceilings, even while everything rolls out', () => {
+    // The Cluster's max_connections (deploy/README.md), less superuser_reserved_connections (3).
+    const readme = readText(new URL('deploy/README.md', root));
+    const maxConnections = Number(/max_connections: '(\d+)'/.exec(readme)?.[1]);
+    expect(maxConnections, 'max_connections in deploy/README.md').toBeGreaterThan(100);
+    const autoscalers = ofKind(objects, 'HorizontalPodAutoscaler') as unknown as {
+      spec: { scaleTargetRef: { name: string }; maxReplicas: number };
+    }[];
     let total = 0;
     for (const deployment of deployments) {
       const name = deployment.metadata.name;
       const config = parseEnv(runtimeSchemaOf(name), environment(deployment));
       const surge = deployment.spec?.strategy?.rollingUpdate?.maxSurge;
       expect(typeof surge, `${name}: maxSurge as a number of pods`).toBe('number');
-      total += (deployment.spec!.replicas! + (surge as number)) * config.DATABASE_POOL_SIZE;
+      const ceiling =
+        autoscalers.find((hpa) => hpa.spec.scaleTargetRef.name === name)?.spec.maxReplicas ??
+        deployment.spec!.replicas!;
+      total += (ceiling + (surge as number)) * config.DATABASE_POOL_SIZE;
     }
-    expect(total).toBeLessThan(available);
+    expect(total).toBeLessThan(maxConnections - 3);
   });
 
   it('sets one PUBLIC_BASE_URL placeholder on the gateway and payments, documented', () => {
@@ -942,11 +962,12 @@ describe('deploy/overlays/dev', () => {
     }
   });
 
-  it('adds only the sandbox, in the dzpay namespace, labelled part of dzpay', () => {
+  it("adds only the sandbox (and payments' way to it), in the dzpay namespace, labelled part of dzpay", () => {
     expect(kustomization!.namespace).toBe('dzpay');
     expect(labelsOf(kustomization!)['app.kubernetes.io/part-of']).toBe('dzpay');
     expect(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual([
       `Deployment/${sandbox}`,
+      `NetworkPolicy/${sandbox}-from-payments`,
       `Service/${sandbox}`,
     ]);
     expect(ofKind(objects, 'Secret')).toEqual([]);

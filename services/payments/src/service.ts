@@ -33,7 +33,10 @@ export async function startPayments(
     env,
   );
   const { config, logger, nats, sql } = runtime;
-  await ensureStream(nats, config.NATS_PREFIX, Streams.payments);
+  await ensureStream(nats, config.NATS_PREFIX, {
+    ...Streams.payments,
+    replicas: config.STREAM_REPLICAS,
+  });
 
   const cardNetworks = {
     test: satimCardNetwork({

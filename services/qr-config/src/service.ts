@@ -32,7 +32,10 @@ export async function startQrConfig(
   runtime.onStop(async () => {
     await Promise.all(servers.map((server) => server.stop()));
   });
-  const paymentEvents = await consumePaymentEvents(deps);
+  const paymentEvents = await consumePaymentEvents({
+    ...deps,
+    streamReplicas: runtime.config.STREAM_REPLICAS,
+  });
   runtime.onStop(() => paymentEvents.stop());
   runtime.ops.markReady();
   return runtime;

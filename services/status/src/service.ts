@@ -29,6 +29,7 @@ export async function startStatus(
   );
   const { config, logger, nats, sql } = runtime;
   const repository = statusRepository(sql);
+  const withReplicas = (stream: StreamSpec) => ({ ...stream, replicas: config.STREAM_REPLICAS });
 
   async function project(
     name: string,
@@ -54,10 +55,15 @@ export async function startStatus(
     });
   }
   const projections = [
-    await project('payment', Streams.payments, config.STATUS_CONSUMER, paymentsHandler),
+    await project(
+      'payment',
+      withReplicas(Streams.payments),
+      config.STATUS_CONSUMER,
+      paymentsHandler,
+    ),
     await project(
       'webhook delivery',
-      Streams.webhooks,
+      withReplicas(Streams.webhooks),
       `${config.STATUS_CONSUMER}-webhooks`,
       webhooksHandler,
     ),

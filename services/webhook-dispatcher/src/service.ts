@@ -41,7 +41,8 @@ export async function startWebhookDispatcher(
   );
   const { config, logger, nats, sql } = runtime;
   const prefix = config.NATS_PREFIX;
-  await ensureStream(nats, prefix, Streams.webhooks);
+  const replicas = config.STREAM_REPLICAS;
+  await ensureStream(nats, prefix, { ...Streams.webhooks, replicas });
 
   const repository = deliveriesRepository(sql, {
     firstAttemptDelayMs: config.WEBHOOK_RETRY_SCHEDULE_MS[0] ?? 0,
@@ -72,6 +73,7 @@ export async function startWebhookDispatcher(
     nats,
     prefix,
     durable: config.WEBHOOK_CONSUMER,
+    streamReplicas: replicas,
     ackWaitMs: config.INTAKE_ACK_WAIT_MS,
   });
   const intake = startPaymentIntake({

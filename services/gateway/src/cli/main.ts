@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { accountsRepository } from '../adapters/accounts-repository.ts';
 import { secretsKey } from '@dzpay/platform';
 import { buildProgram } from './program.ts';
+import { migrateAll } from './service-migrations.ts';
 
 const config = loadConfig(
   BaseEnv.pick({ DATABASE_URL: true, NATS_URL: true, NATS_PREFIX: true }).extend({
@@ -33,6 +34,7 @@ const program = buildProgram({
     return accountsRepository(sql);
   },
   nats: async () => (nats ??= await connectNats(config.NATS_URL, 'dzpay-cli')),
+  migrateAll: () => migrateAll(config.DATABASE_URL),
 });
 
 try {

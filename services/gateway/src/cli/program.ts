@@ -20,6 +20,8 @@ export interface CliDeps {
   print: (text: string) => void;
   /** Seals partner secrets; absent when SECRETS_KEY is not set. */
   secretsKey: Buffer | undefined;
+  /** Applies every service's migrations; answers the schemas. */
+  migrateAll: () => Promise<string[]>;
 }
 
 function uuid(value: string): string {
@@ -54,6 +56,14 @@ export function buildProgram(deps: CliDeps): Command {
   const fail = (message: string): never => program.error(message, { exitCode: 1 });
   const out = (value: unknown, text: string) =>
     deps.print(program.opts<{ json?: boolean }>().json ? JSON.stringify(value) : text);
+
+  program
+    .command('migrate')
+    .description("apply every service's database migrations (ahead of a rollout)")
+    .action(async () => {
+      const schemas = await deps.migrateAll();
+      out({ schemas }, `migrations applied: ${schemas.join(', ')}`);
+    });
 
   const merchant = program.command('merchant').description('manage merchants');
   merchant

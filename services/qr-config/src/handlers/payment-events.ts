@@ -41,9 +41,10 @@ export async function consumePaymentEvents(deps: {
   prefix: string;
   repository: QrRepository;
   logger: Logger;
+  streamReplicas: number;
 }): Promise<PaymentEventConsumer> {
   const { nats, prefix, repository, logger } = deps;
-  await ensureStream(nats, prefix, Streams.payments);
+  await ensureStream(nats, prefix, { ...Streams.payments, replicas: deps.streamReplicas });
   const stream = streamName(prefix, Streams.payments.name);
   await ensureConsumer(nats, stream, {
     description: 'qr-config: clears single-use QR configurations after a successful payment',

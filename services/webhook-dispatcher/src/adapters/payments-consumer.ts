@@ -23,9 +23,10 @@ export async function paymentOutcomesConsumer(options: {
   prefix: string;
   durable: string;
   ackWaitMs: number;
+  streamReplicas: number;
 }): Promise<Consumer> {
   const { nats, prefix, durable } = options;
-  await ensureStream(nats, prefix, Streams.payments);
+  await ensureStream(nats, prefix, { ...Streams.payments, replicas: options.streamReplicas });
   const stream = streamName(prefix, Streams.payments.name);
   const jsm = await jetstreamManager(nats);
   const existing = await jsm.consumers.info(stream, durable).catch((error: unknown) => {
