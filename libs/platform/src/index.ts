@@ -4,6 +4,7 @@ export * from './db.ts';
 export * from './errors.ts';
 export * from './html.ts';
 export * from './logger.ts';
+export * from './metrics.ts';
 export * from './nats.ts';
 export * from './ops-server.ts';
 export * from './outbox-relay.ts';

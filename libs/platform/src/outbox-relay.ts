@@ -1,6 +1,7 @@
 import { jetstream } from '@nats-io/jetstream';
 import type { Sql } from './db.ts';
 import type { Logger } from './logger.ts';
+import { metricsOf } from './metrics.ts';
 import { prefixed, type NatsConnection } from './nats.ts';
 
 export interface OutboxRelay {
@@ -24,6 +25,7 @@ export async function startOutboxRelay(deps: {
   intervalMs: number;
 }): Promise<OutboxRelay> {
   const js = jetstream(deps.nats);
+  metricsOf(deps.nats)?.watchOutbox(deps.sql);
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
 

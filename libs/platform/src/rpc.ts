@@ -10,6 +10,7 @@ import { RpcEnvelope, type RpcDefinition } from '@dzpay/contracts';
 import { isDatabaseUnavailable } from './db.ts';
 import { AppError } from './errors.ts';
 import type { Logger } from './logger.ts';
+import { metricsOf } from './metrics.ts';
 import { prefixed } from './nats.ts';
 
 type RequestOf<D extends RpcDefinition> = z.infer<D['request']>;
@@ -116,13 +117,16 @@ export async function requestRpc<D extends RpcDefinition>(
     });
   }
   const payload = JSON.stringify(checked.data);
+  const timer = metricsOf(nc)?.natsRequestSeconds.startTimer({ subject: definition.subject });
   let msg: Msg;
   try {
     msg = await nc.request(subject, payload, { timeout: options.timeoutMs ?? 5_000 });
   } catch (error) {
+    timer?.({ outcome: 'unavailable' });
     throw unavailable(error, definition.subject);
   }
   const envelope = RpcEnvelope.parse(msg.json());
+  timer?.({ outcome: envelope.ok ? 'ok' : 'error' });
   if (!envelope.ok) {
     const { code, message, details } = envelope.error;
     throw new AppError(code, message, details ? { details } : {});

@@ -4,6 +4,7 @@ import { loadConfig, type BaseEnv } from './config.ts';
 import { connectPostgres, migrate, type Sql } from './db.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { connectNats, type NatsConnection } from './nats.ts';
+import { bindMetrics, platformMetrics } from './metrics.ts';
 import { createMetricsRegistry, startOpsServer, type OpsServer } from './ops-server.ts';
 import { connectRedis } from './redis.ts';
 import { startTelemetry } from './telemetry.ts';
@@ -58,6 +59,7 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
   const redis = options.redis ? connectRedis(config.REDIS_URL, config.REDIS_PREFIX) : undefined;
 
   const registry = createMetricsRegistry(options.service);
+  bindMetrics(nats, platformMetrics(registry));
   const ops = await startOpsServer({
     host: config.OPS_HOST,
     port: config.OPS_PORT,

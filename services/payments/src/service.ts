@@ -1,5 +1,7 @@
 import { Streams } from '@dzpay/contracts';
 import { ensureStream, startOutboxRelay, startRuntime, type Runtime } from '@dzpay/platform';
+import { referenceLockMetrics } from './adapters/lock-metrics.ts';
+import { measuredCardNetworks } from './adapters/cardnet/measured-card-network.ts';
 import { satimCardNetwork } from './adapters/cardnet/satim-client.ts';
 import { paymentsRepository } from './adapters/payments-repository.ts';
 import { unconfiguredCardNetwork } from './adapters/unconfigured-card-network.ts';
@@ -38,23 +40,26 @@ export async function startPayments(
     replicas: config.STREAM_REPLICAS,
   });
 
-  const cardNetworks = {
-    test: satimCardNetwork({
-      baseUrl: config.CARDNET_TEST_URL,
-      userName: config.CARDNET_TEST_USERNAME,
-      password: config.CARDNET_TEST_PASSWORD,
-      timeoutMs: config.CARDNET_TIMEOUT_MS,
-    }),
-    live: config.CARDNET_LIVE_URL
-      ? satimCardNetwork({
-          baseUrl: config.CARDNET_LIVE_URL,
-          userName: config.CARDNET_LIVE_USERNAME,
-          password: config.CARDNET_LIVE_PASSWORD,
-          timeoutMs: config.CARDNET_TIMEOUT_MS,
-          ...(config.CARDNET_TERMINAL_ID ? { terminalId: config.CARDNET_TERMINAL_ID } : {}),
-        })
-      : unconfiguredCardNetwork('live'),
-  };
+  const cardNetworks = measuredCardNetworks(
+    {
+      test: satimCardNetwork({
+        baseUrl: config.CARDNET_TEST_URL,
+        userName: config.CARDNET_TEST_USERNAME,
+        password: config.CARDNET_TEST_PASSWORD,
+        timeoutMs: config.CARDNET_TIMEOUT_MS,
+      }),
+      live: config.CARDNET_LIVE_URL
+        ? satimCardNetwork({
+            baseUrl: config.CARDNET_LIVE_URL,
+            userName: config.CARDNET_LIVE_USERNAME,
+            password: config.CARDNET_LIVE_PASSWORD,
+            timeoutMs: config.CARDNET_TIMEOUT_MS,
+            ...(config.CARDNET_TERMINAL_ID ? { terminalId: config.CARDNET_TERMINAL_ID } : {}),
+          })
+        : unconfiguredCardNetwork('live'),
+    },
+    runtime.ops.registry,
+  );
   const repository = paymentsRepository(sql);
   const settle = settler({ repository, cardNetworks, logger, clock: () => new Date() });
   const prefix = config.NATS_PREFIX;
@@ -75,6 +80,7 @@ export async function startPayments(
       prefix,
       repository,
       locks: referenceLocks(runtime.redis!),
+      lockMetrics: referenceLockMetrics(runtime.ops.registry, sql),
       settle,
       logger,
       open: {

@@ -7,6 +7,7 @@ import {
   type Runtime,
 } from '@dzpay/platform';
 import { deliveriesRepository } from './adapters/deliveries-repository.ts';
+import { deliveryMetrics } from './adapters/delivery-metrics.ts';
 import { partnerClient } from './adapters/partner-client.ts';
 import { partnerDirectory } from './adapters/partner-directory.ts';
 import { paymentOutcomesConsumer } from './adapters/payments-consumer.ts';
@@ -67,6 +68,7 @@ export async function startWebhookDispatcher(
     intervalMs: config.SCHEDULER_INTERVAL_MS,
     leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
     logger,
+    metrics: deliveryMetrics(runtime.ops.registry, sql),
     clock,
   });
   const consumer = await paymentOutcomesConsumer({

@@ -18,6 +18,7 @@ import type { PaymentsRepository } from '../adapters/payments-repository.ts';
 import type { ReferenceLocks } from '../adapters/reference-lock.ts';
 import { refusalOf } from '../domain/charge.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
+import type { ReferenceLockMetrics } from '../adapters/lock-metrics.ts';
 import { openAttempt, type OpenAttemptDeps } from './open-attempt.ts';
 import type { Settler } from './settle.ts';
 
@@ -35,6 +36,7 @@ export function serveAttemptHandlers(deps: {
   settle: Settler;
   logger: Logger;
   open: OpenAttemptDeps;
+  lockMetrics?: ReferenceLockMetrics;
 }): Promise<RpcServer[]> {
   const { repository, locks, logger } = deps;
 
@@ -96,6 +98,19 @@ export function serveAttemptHandlers(deps: {
     return { paymentId: opened.record.id, checkoutToken: opened.checkoutToken };
   }
 
+  /** start, with the outcome of attempts that hold a reference counted. */
+  async function measuredStart(request: AttemptStartRequest) {
+    const holds = request.source.kind === 'product' || request.source.singleUse;
+    try {
+      const started = await start(request);
+      if (holds) deps.lockMetrics?.attempted('held');
+      return started;
+    } catch (error) {
+      if (holds) deps.lockMetrics?.attempted(lockOutcomeOf(error));
+      throw error;
+    }
+  }
+
   /** The holder, or null once it is decided (settled here when its window closed). */
   async function settleIfExpired(holder: PaymentRecord | null): Promise<PaymentRecord | null> {
     if (!holder || deps.open.clock() < holder.expiresAt) return holder;
@@ -142,8 +157,14 @@ export function serveAttemptHandlers(deps: {
       ({ partner, reference }) => lookupProduct(partner, reference),
       logger,
     ),
-    serveRpc(deps.nats, deps.prefix, Rpc.attemptStart, start, logger),
+    serveRpc(deps.nats, deps.prefix, Rpc.attemptStart, measuredStart, logger),
   ]);
+}
+
+function lockOutcomeOf(error: unknown): 'locked' | 'paid' | 'failed' {
+  if (!(error instanceof AppError)) return 'failed';
+  if (error.code === 'REFERENCE409_LOCKED') return 'locked';
+  return error.code === 'PARTNER409_ALREADY_PAID' ? 'paid' : 'failed';
 }
 
 /** Another payer holds the reference: say until when, so the page can say when to retry. */

@@ -14,10 +14,11 @@ import {
   ensureStream,
   isDatabaseUnavailable,
   jsonOf,
+  type Logger,
+  metricsOf,
+  type NatsConnection,
   prefixed,
   streamName,
-  type Logger,
-  type NatsConnection,
 } from '@dzpay/platform';
 import type { QrRepository } from '../adapters/qr-repository.ts';
 import { singleUseClearing } from '../domain/single-use.ts';
@@ -53,6 +54,7 @@ export async function consumePaymentEvents(deps: {
     max_ack_pending: 100,
   });
   const consumer = await jetstream(nats).consumers.get(stream, SINGLE_USE_CONSUMER);
+  metricsOf(nats)?.watchConsumer(stream, SINGLE_USE_CONSUMER, consumer);
 
   async function handle(msg: JsMsg): Promise<void> {
     const parsed = PaymentEvent.safeParse(jsonOf(msg));

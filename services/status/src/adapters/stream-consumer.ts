@@ -9,9 +9,10 @@ import {
 } from '@nats-io/jetstream';
 import {
   ensureStream,
-  streamName,
   type Logger,
+  metricsOf,
   type NatsConnection,
+  streamName,
   type StreamSpec,
 } from '@dzpay/platform';
 
@@ -66,7 +67,9 @@ export async function streamConsumer(options: StreamConsumerOptions): Promise<Co
       ack_wait: options.ackWaitMs * 1_000_000,
     });
   }
-  return jetstream(nats).consumers.get(stream, durable);
+  const consumer = await jetstream(nats).consumers.get(stream, durable);
+  metricsOf(nats)?.watchConsumer(stream, durable, consumer);
+  return consumer;
 }
 
 function isConsumerNotFound(error: unknown): boolean {

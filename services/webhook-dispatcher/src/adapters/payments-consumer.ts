@@ -8,7 +8,7 @@ import {
   type Consumer,
 } from '@nats-io/jetstream';
 import { Streams } from '@dzpay/contracts';
-import { ensureStream, streamName, type NatsConnection } from '@dzpay/platform';
+import { ensureStream, metricsOf, type NatsConnection, streamName } from '@dzpay/platform';
 
 /**
  * The durable pull consumer of the payment outcomes on PAYMENTS, creating the stream
@@ -43,5 +43,7 @@ export async function paymentOutcomesConsumer(options: {
       ack_wait: options.ackWaitMs * 1_000_000,
     });
   }
-  return jetstream(nats).consumers.get(stream, durable);
+  const consumer = await jetstream(nats).consumers.get(stream, durable);
+  metricsOf(nats)?.watchConsumer(stream, durable, consumer);
+  return consumer;
 }

@@ -4,6 +4,7 @@ import {
   type ClaimedDelivery,
   type DeliveriesRepository,
 } from '../adapters/deliveries-repository.ts';
+import type { DeliveryMetrics } from '../adapters/delivery-metrics.ts';
 import type { AttemptResult } from '../domain/attempt.ts';
 import { nextStep } from '../domain/retry.ts';
 
@@ -35,6 +36,7 @@ export function startScheduler(deps: {
   /** How long a claim holds: longer than an attempt may take. */
   leaseMs: number;
   logger: Logger;
+  metrics?: DeliveryMetrics;
   clock?: () => Date;
   random?: () => number;
 }): Scheduler {
@@ -78,6 +80,7 @@ export function startScheduler(deps: {
       random,
     });
     const recorded = await repository.record(delivery, result, step);
+    if (recorded) deps.metrics?.attempted(step.state, result.latencyMs);
     logger.debug(
       { deliveryId: delivery.id, attempt: delivery.attempts + 1, state: step.state, recorded },
       'webhook attempt',
