@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import postgres from 'postgres';
 import type { Logger } from './logger.ts';
+import { tracedSql } from './traced-sql.ts';
 
 export type Sql = postgres.Sql;
 export type Tx = postgres.TransactionSql;
@@ -21,7 +22,7 @@ const centimesAsNumber = {
  * tables without a schema and can never read another service's tables by accident.
  */
 export function connectPostgres(url: string, schema: string, max = 10): Sql {
-  return postgres(url, {
+  const sql = postgres(url, {
     max,
     // Fail fast when the database is unreachable: callers answer 503 instead of hanging.
     connect_timeout: 5,
@@ -29,6 +30,7 @@ export function connectPostgres(url: string, schema: string, max = 10): Sql {
     onnotice: () => {},
     types: { bigint: centimesAsNumber },
   });
+  return tracedSql(sql);
 }
 
 /**

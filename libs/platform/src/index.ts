@@ -13,4 +13,5 @@ export * from './rpc.ts';
 export * from './sealed-secret.ts';
 export * from './runtime.ts';
 export * from './telemetry.ts';
+export * from './tracing.ts';
 export * from './stream-consumer.ts';

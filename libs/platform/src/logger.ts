@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 /**
@@ -36,6 +37,16 @@ export function createLogger(
     base: { service },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // A line written while a span is active names its trace: logs and traces of one
+    // request are found from each other.
+    mixin: traceIds,
   };
   return destination ? pino(options, destination) : pino(options);
+}
+
+function traceIds(): Record<string, string> {
+  const span = trace.getActiveSpan()?.spanContext();
+  return span && span.traceId !== '00000000000000000000000000000000'
+    ? { trace_id: span.traceId, span_id: span.spanId }
+    : {};
 }

@@ -2,6 +2,7 @@ import { jetstream } from '@nats-io/jetstream';
 import type { Sql } from './db.ts';
 import type { Logger } from './logger.ts';
 import { metricsOf } from './metrics.ts';
+import { contextOf, inSpan, natsTraceHeaders, SpanKind, type TraceCarrier } from './tracing.ts';
 import { prefixed, type NatsConnection } from './nats.ts';
 
 export interface OutboxRelay {
@@ -37,19 +38,30 @@ export async function startOutboxRelay(deps: {
         select pg_try_advisory_xact_lock(hashtext('dzpay:outbox-relay:' || current_schema()))
           as held`;
       if (!lock?.held) return 0;
-      const rows = await tx<{ id: string; subject: string; payload: unknown }[]>`
-        select id, subject, payload from outbox
+      const rows = await tx<
+        { id: string; subject: string; payload: unknown; trace_carrier: TraceCarrier | null }[]
+      >`
+        select id, subject, payload, trace_carrier from outbox
         where published_at is null
         order by created_at, id
         limit 200
         for update skip locked`;
       // Sent in commit order on one connection without waiting for each ack, then all
       // acks awaited: the stream stores them in that order, at the speed of a pipeline.
+      // Each publish joins the trace that wrote its event (the headers carry it on).
       await Promise.all(
         rows.map((row) =>
-          js.publish(prefixed(deps.prefix, row.subject), JSON.stringify(row.payload), {
-            msgID: row.id,
-          }),
+          inSpan(
+            `outbox publish ${row.subject}`,
+            { kind: SpanKind.PRODUCER, parent: contextOf(row.trace_carrier) },
+            () => {
+              const hdrs = natsTraceHeaders();
+              return js.publish(prefixed(deps.prefix, row.subject), JSON.stringify(row.payload), {
+                msgID: row.id,
+                ...(hdrs ? { headers: hdrs } : {}),
+              });
+            },
+          ),
         ),
       );
       if (rows.length > 0) {

@@ -12,6 +12,7 @@ import { AppError } from './errors.ts';
 import type { Logger } from './logger.ts';
 import { metricsOf } from './metrics.ts';
 import { prefixed } from './nats.ts';
+import { inSpan, natsContextOf, natsTraceHeaders, SpanKind } from './tracing.ts';
 
 type RequestOf<D extends RpcDefinition> = z.infer<D['request']>;
 type ReplyOf<D extends RpcDefinition> = z.infer<D['reply']>;
@@ -40,14 +41,21 @@ export async function serveRpc<D extends RpcDefinition>(
   const subject = prefixed(prefix, definition.subject);
 
   async function answer(msg: Msg): Promise<void> {
-    let envelope: RpcEnvelope;
-    try {
-      const request = definition.request.parse(msg.json()) as RequestOf<D>;
-      const value = definition.reply.parse(await handler(request));
-      envelope = { ok: true, value };
-    } catch (error) {
-      envelope = { ok: false, error: failureOf(error, subject, logger) };
-    }
+    // The handler runs in the caller's trace (the context came in the message headers).
+    const envelope = await inSpan(
+      `nats serve ${definition.subject}`,
+      { kind: SpanKind.SERVER, parent: natsContextOf(msg.headers) },
+      async (span): Promise<RpcEnvelope> => {
+        try {
+          const request = definition.request.parse(msg.json()) as RequestOf<D>;
+          return { ok: true, value: definition.reply.parse(await handler(request)) };
+        } catch (error) {
+          const failure = failureOf(error, subject, logger);
+          span.setAttribute('dzpay.error_code', failure.code);
+          return { ok: false, error: failure };
+        }
+      },
+    );
     if (msg.reply) msg.respond(JSON.stringify(envelope));
   }
 
@@ -118,13 +126,20 @@ export async function requestRpc<D extends RpcDefinition>(
   }
   const payload = JSON.stringify(checked.data);
   const timer = metricsOf(nc)?.natsRequestSeconds.startTimer({ subject: definition.subject });
-  let msg: Msg;
-  try {
-    msg = await nc.request(subject, payload, { timeout: options.timeoutMs ?? 5_000 });
-  } catch (error) {
+  const msg = await inSpan(
+    `nats request ${definition.subject}`,
+    { kind: SpanKind.CLIENT, attributes: { 'messaging.destination.name': subject } },
+    async () => {
+      const hdrs = natsTraceHeaders();
+      return nc.request(subject, payload, {
+        timeout: options.timeoutMs ?? 5_000,
+        ...(hdrs ? { headers: hdrs } : {}),
+      });
+    },
+  ).catch((error: unknown) => {
     timer?.({ outcome: 'unavailable' });
     throw unavailable(error, definition.subject);
-  }
+  });
   const envelope = RpcEnvelope.parse(msg.json());
   timer?.({ outcome: envelope.ok ? 'ok' : 'error' });
   if (!envelope.ok) {

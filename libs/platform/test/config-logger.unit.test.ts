@@ -1,4 +1,6 @@
 import { Writable } from 'node:stream';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { context, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { BaseEnv, ConfigError, loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
@@ -61,5 +63,37 @@ describe('createLogger', () => {
     }
     expect(line).toContain('[redacted]');
     expect(JSON.parse(line)).toMatchObject({ service: 'test', msg: 'hello' });
+  });
+});
+
+describe('log lines and traces', () => {
+  it('name the active span, so a request is found from its logs and back', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        lines.push(chunk.toString());
+        callback();
+      },
+    });
+    const logger = createLogger('test', 'info', sink);
+    const manager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(manager);
+    try {
+      const span = trace.wrapSpanContext({
+        traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+        spanId: '00f067aa0ba902b7',
+        traceFlags: TraceFlags.SAMPLED,
+      });
+      context.with(trace.setSpan(ROOT_CONTEXT, span), () => logger.info('inside'));
+      logger.info('outside');
+    } finally {
+      context.disable();
+    }
+    const [inside, outside] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(inside).toMatchObject({
+      trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
+      span_id: '00f067aa0ba902b7',
+    });
+    expect(outside).not.toHaveProperty('trace_id');
   });
 });

@@ -12,6 +12,7 @@ import { docsRoutes } from './handlers/docs-routes.ts';
 import { paymentsRoutes } from './handlers/payments-routes.ts';
 import { receiptRoutes } from './handlers/receipt-routes.ts';
 import { qrRoutes } from './handlers/qr-routes.ts';
+import { traceRequests } from './handlers/request-tracing.ts';
 import { statusRoutes } from './handlers/status-routes.ts';
 import { webhookRoutes } from './handlers/webhook-routes.ts';
 
@@ -72,6 +73,7 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
   installErrorHandling(app);
+  traceRequests(app);
   observeRequests(app, deps.registry);
 
   // Limits the spec leaves open: per key (per address without one), counted in Redis so
@@ -135,6 +137,7 @@ function observeRequests(app: FastifyInstance, registry: Registry): void {
         route,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime),
+        ...(request.auth ? { merchantId: request.auth.scope.merchantId } : {}),
       },
       'request completed',
     );

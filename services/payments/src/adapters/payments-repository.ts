@@ -5,7 +5,7 @@ import {
   type PaymentEventType,
   type PaymentStatus,
 } from '@dzpay/contracts';
-import type { Sql, Tx } from '@dzpay/platform';
+import { traceCarrier, type Sql, type Tx } from '@dzpay/platform';
 import { paymentEvent, type PaymentRecord } from '../domain/payment-record.ts';
 import { orderNumberOf } from '../domain/tokens.ts';
 
@@ -64,8 +64,9 @@ export type NewPayment = Omit<
 export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date()) {
   async function addEvent(tx: Tx, type: PaymentEventType, record: PaymentRecord): Promise<void> {
     const event = paymentEvent(randomUUID(), type, record, clock());
-    await tx`insert into outbox (id, subject, payload)
-             values (${event.id}, ${paymentEventSubject(type)}, ${tx.json(event)})`;
+    await tx`insert into outbox (id, subject, payload, trace_carrier)
+             values (${event.id}, ${paymentEventSubject(type)}, ${tx.json(event)},
+               ${tx.json(traceCarrier())})`;
   }
 
   return {

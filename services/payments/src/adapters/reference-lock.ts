@@ -1,4 +1,6 @@
-import type { Redis } from '@dzpay/platform';
+import { inSpan, SpanKind, type Redis } from '@dzpay/platform';
+
+const redisSpan = { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'redis' } };
 
 /**
  * The fast gate in front of the reference lock: Redis `SET NX PX`. It only spares
@@ -16,13 +18,16 @@ export function referenceLocks(redis: Redis) {
       holder: string,
       ttlMs: number,
     ) {
-      return (
-        (await redis.set(keyOf(merchantId, mode, reference), holder, 'PX', ttlMs, 'NX')) === 'OK'
+      const answer = await inSpan('redis SET reference lock', redisSpan, () =>
+        redis.set(keyOf(merchantId, mode, reference), holder, 'PX', ttlMs, 'NX'),
       );
+      return answer === 'OK';
     },
     /** Opens a gate whose holder no longer holds the reference in Postgres (stale). */
     async clear(merchantId: string, mode: string, reference: string) {
-      await redis.del(keyOf(merchantId, mode, reference));
+      await inSpan('redis DEL reference lock', redisSpan, () =>
+        redis.del(keyOf(merchantId, mode, reference)),
+      );
     },
   };
 }

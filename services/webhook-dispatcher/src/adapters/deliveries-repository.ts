@@ -8,7 +8,7 @@ import {
   type PaymentEvent,
   type WebhookDeliveryEvent,
 } from '@dzpay/contracts';
-import { batcher, type Sql, type Tx } from '@dzpay/platform';
+import { batcher, traceCarrier, type Sql, type Tx } from '@dzpay/platform';
 import type { AttemptResult } from '../domain/attempt.ts';
 import type { NextStep } from '../domain/retry.ts';
 import type { WebhookOf, WebhookType } from '../domain/webhook-body.ts';
@@ -28,6 +28,8 @@ export interface ClaimedDelivery {
   attempts: number;
   /** The attempt count when the delivery was last replayed (0 if never): its schedule counts from there. */
   scheduleBase: number;
+  /** The trace context of the payment outcome this delivery reports. */
+  traceCarrier: Record<string, string>;
 }
 
 interface DeliveryRow {
@@ -42,6 +44,7 @@ interface DeliveryRow {
   body: string;
   attempts: number;
   schedule_base: number;
+  trace_carrier: Record<string, string> | null;
 }
 
 interface ViewRow {
@@ -122,7 +125,7 @@ export function deliveriesRepository(
   const clock = options.clock ?? (() => new Date());
   const firstAttemptDelayMs = options.firstAttemptDelayMs ?? 0;
   function eventOf(
-    delivery: Omit<ClaimedDelivery, 'body' | 'eventType' | 'scheduleBase'>,
+    delivery: Omit<ClaimedDelivery, 'body' | 'eventType' | 'scheduleBase' | 'traceCarrier'>,
     state: WebhookDeliveryEvent['data']['state'],
     attempts: number,
   ): WebhookDeliveryEvent {
@@ -157,10 +160,12 @@ export function deliveriesRepository(
       id: event.id,
       subject: webhookEventSubject(event.type),
       payload: event,
+      traceCarrier: traceCarrier(),
     }));
-    await tx`insert into outbox (id, subject, payload)
-             select id, subject, payload
-             from jsonb_to_recordset(${tx.json(rows)}) as x(id uuid, subject text, payload jsonb)`;
+    await tx`insert into outbox (id, subject, payload, trace_carrier)
+             select id, subject, payload, "traceCarrier"
+             from jsonb_to_recordset(${tx.json(rows)})
+               as x(id uuid, subject text, payload jsonb, "traceCarrier" jsonb)`;
   }
 
   /**
@@ -169,9 +174,9 @@ export function deliveriesRepository(
    * delivery exists already (the same event handed over again) changes nothing.
    */
   async function enqueueAll(
-    items: readonly { event: PaymentEvent; webhook: WebhookOf }[],
+    items: readonly { event: PaymentEvent; webhook: WebhookOf; trace: Record<string, string> }[],
   ): Promise<('created' | 'duplicate')[]> {
-    const deliveries = items.map(({ event, webhook }) => ({
+    const deliveries = items.map(({ event, webhook, trace }) => ({
       id: randomUUID(),
       eventId: event.id,
       merchantId: event.merchantId,
@@ -182,16 +187,18 @@ export function deliveriesRepository(
       attempts: 0,
       eventType: webhook.type,
       body: webhook.body,
+      traceCarrier: trace,
     }));
     return sql.begin(async (tx) => {
       const inserted = await tx<{ id: string }[]>`
         insert into deliveries (id, event_id, merchant_id, mode, payment_id, reference, channel,
-          event_type, body, state, attempts, next_attempt_at)
+          event_type, body, state, attempts, next_attempt_at, trace_carrier)
         select id, "eventId", "merchantId", mode, "paymentId", reference, channel, "eventType",
-          body, 'pending', 0, now() + ${firstAttemptDelayMs}::int * interval '1 millisecond'
+          body, 'pending', 0, now() + ${firstAttemptDelayMs}::int * interval '1 millisecond',
+          "traceCarrier"
         from jsonb_to_recordset(${tx.json(deliveries)}) as x(id uuid, "eventId" uuid,
           "merchantId" uuid, mode text, "paymentId" uuid, reference text, channel text,
-          "eventType" text, body text)
+          "eventType" text, body text, "traceCarrier" jsonb)
         on conflict (event_id) do nothing
         returning id`;
       const created = new Set(inserted.map((row) => row.id));
@@ -270,7 +277,8 @@ export function deliveriesRepository(
      * outcomes enqueued meanwhile.
      */
     enqueue(event: PaymentEvent, webhook: WebhookOf): Promise<'created' | 'duplicate'> {
-      return enqueueOne({ event, webhook });
+      // The caller's trace context: each attempt of the delivery will join it.
+      return enqueueOne({ event, webhook, trace: traceCarrier() });
     },
 
     /**
@@ -310,7 +318,7 @@ export function deliveriesRepository(
             updated_at = now()
         where id in (select id from locked)
         returning id, event_id, merchant_id, mode, payment_id, reference, channel, event_type,
-                  body, attempts, schedule_base`;
+                  body, attempts, schedule_base, trace_carrier`;
       return rows.map((row) => ({
         id: row.id,
         eventId: row.event_id,
@@ -323,6 +331,7 @@ export function deliveriesRepository(
         body: row.body,
         attempts: row.attempts,
         scheduleBase: row.schedule_base,
+        traceCarrier: row.trace_carrier ?? {},
       }));
     },
 

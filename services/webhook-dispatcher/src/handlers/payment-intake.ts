@@ -1,6 +1,14 @@
 import type { Consumer, JsMsg } from '@nats-io/jetstream';
 import { PaymentEvent } from '@dzpay/contracts';
-import { consumeStream, jsonOf, type Logger, type StreamConsumer } from '@dzpay/platform';
+import {
+  consumeStream,
+  inSpan,
+  jsonOf,
+  natsContextOf,
+  SpanKind,
+  type Logger,
+  type StreamConsumer,
+} from '@dzpay/platform';
 import type { DeliveriesRepository } from '../adapters/deliveries-repository.ts';
 import { webhookOf } from '../domain/webhook-body.ts';
 
@@ -22,7 +30,13 @@ export function startPaymentIntake(deps: {
 }): Intake {
   const { consumer, repository, logger, retryDelayMs } = deps;
 
-  async function handle(msg: JsMsg): Promise<void> {
+  // In the trace of the payment outcome (its context came in the message headers).
+  const handle = (msg: JsMsg) =>
+    inSpan('webhook enqueue', { kind: SpanKind.CONSUMER, parent: natsContextOf(msg.headers) }, () =>
+      enqueueOutcome(msg),
+    );
+
+  async function enqueueOutcome(msg: JsMsg): Promise<void> {
     const event = PaymentEvent.safeParse(jsonOf(msg));
     if (!event.success) {
       logger.error({ seq: msg.seq, subject: msg.subject }, 'unreadable payment event dropped');

@@ -1,4 +1,4 @@
-import type { Logger } from '@dzpay/platform';
+import { contextOf, inSpan, SpanKind, type Logger } from '@dzpay/platform';
 import {
   endpointKey,
   type ClaimedDelivery,
@@ -61,7 +61,16 @@ export function startScheduler(deps: {
   async function run(delivery: ClaimedDelivery, key: string): Promise<void> {
     let result: AttemptResult | null;
     try {
-      result = await deps.attempt(delivery, abandon.signal);
+      // Each attempt joins the trace of the payment outcome it reports.
+      result = await inSpan(
+        'webhook attempt',
+        {
+          kind: SpanKind.CLIENT,
+          parent: contextOf(delivery.traceCarrier),
+          attributes: { 'dzpay.delivery_id': delivery.id, 'dzpay.attempt': delivery.attempts + 1 },
+        },
+        () => deps.attempt(delivery, abandon.signal),
+      );
     } finally {
       // The partner is done with this attempt: its slot is free while the outcome is
       // written (the claim keeps the delivery itself from being taken meanwhile).
