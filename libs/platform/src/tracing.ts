@@ -30,6 +30,9 @@ export async function inSpan<T>(
     { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes ?? {} },
     parent,
   );
+  // No tracing SDK: the span is a no-op with an empty context; skip the context switch,
+  // which would cost every query and request for nothing.
+  if (!trace.isSpanContextValid(span.spanContext())) return work(span);
   try {
     return await context.with(trace.setSpan(parent, span), () => work(span));
   } catch (error) {

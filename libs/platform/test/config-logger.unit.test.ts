@@ -5,6 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { BaseEnv, ConfigError, loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 
+/** A logger whose lines land in `lines`. */
+function capturedLogger() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(chunk.toString());
+      callback();
+    },
+  });
+  return { lines, logger: createLogger('test', 'info', sink) };
+}
+
 describe('loadConfig', () => {
   it('fills defaults for a developer machine', () => {
     const config = loadConfig(BaseEnv, { OPS_PORT: '9000' });
@@ -34,14 +46,7 @@ describe('loadConfig', () => {
 
 describe('createLogger', () => {
   it('redacts keys, secrets, passwords and card data wherever they appear', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        lines.push(chunk.toString());
-        callback();
-      },
-    });
-    const logger = createLogger('test', 'info', sink);
+    const { lines, logger } = capturedLogger();
     logger.info(
       {
         req: { headers: { 'x-api-key': 'pk_live_topsecret', authorization: 'Bearer abc' } },
@@ -68,14 +73,7 @@ describe('createLogger', () => {
 
 describe('log lines and traces', () => {
   it('name the active span, so a request is found from its logs and back', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        lines.push(chunk.toString());
-        callback();
-      },
-    });
-    const logger = createLogger('test', 'info', sink);
+    const { lines, logger } = capturedLogger();
     const manager = new AsyncLocalStorageContextManager().enable();
     context.setGlobalContextManager(manager);
     try {

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { partnerSecretOwner, sealSecret, signingSecretOwner } from '@dzpay/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsRepository } from '../src/adapters/accounts-repository.ts';
-import { CARDS, submitCard } from './payer.ts';
+import { connectPartner, payProductReference } from './partner-merchant.ts';
+import { CARDS } from './payer.ts';
 import { startPartnerServer, type PartnerServer } from './partner-server.ts';
 import { startStack, type Stack } from './stack.ts';
 
@@ -24,33 +23,13 @@ beforeAll(async () => {
     { withPayments: true, withStatus: true, withWebhooks: { SECRETS_KEY } },
   );
   const shop = await stack.merchant('Metrics shop', { walletId: 'W-M' });
-  const key = Buffer.from(SECRETS_KEY, 'base64');
-  const accounts = accountsRepository(stack.gateway.runtime.sql);
-  await accounts.setPartnerEndpoint(
+  await connectPartner(
+    stack,
     shop.id,
-    'test',
-    partner.url,
-    sealSecret('api-secret', key, partnerSecretOwner(shop.id, 'test')),
+    { url: partner.url, signingSecret: SIGNING_SECRET },
+    SECRETS_KEY,
   );
-  await accounts.setSigningSecret(
-    shop.id,
-    'test',
-    sealSecret(SIGNING_SECRET, key, signingSecretOwner(shop.id, 'test')),
-    null,
-  );
-
-  const started = await fetch(`${stack.gateway.url}/pay/${shop.id}/BOOK-42?mode=test`, {
-    method: 'POST',
-    redirect: 'manual',
-  });
-  const checkoutUrl = new URL(started.headers.get('location')!, stack.gateway.url).href.split(
-    '?',
-  )[0]!;
-  const formUrl = (
-    await fetch(`${checkoutUrl}/pay`, { method: 'POST', redirect: 'manual' })
-  ).headers.get('location')!;
-  const back = await submitCard(formUrl, CARDS.approved);
-  await fetch(back.headers.get('location')!, { redirect: 'manual' });
+  await payProductReference(stack, shop.id, 'BOOK-42', CARDS.approved);
   // The webhook reaches the partner (and its attempt is recorded) within seconds.
   for (let waited = 0; partner.webhooks.length === 0 && waited < 15_000; waited += 50) {
     await new Promise((resolve) => setTimeout(resolve, 50));

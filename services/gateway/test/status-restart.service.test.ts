@@ -6,7 +6,8 @@ import { spawnService, type ServiceProcess } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountsRepository } from '../src/adapters/accounts-repository.ts';
 import { partnerSecretOwner, sealSecret } from '@dzpay/platform';
-import { CARDS, submitCard } from './payer.ts';
+import { payProductReference } from './partner-merchant.ts';
+import { CARDS } from './payer.ts';
 import { startPartnerServer, type PartnerServer } from './partner-server.ts';
 import { startStack, type Stack } from './stack.ts';
 
@@ -46,20 +47,8 @@ const ask = (reference: string): Promise<StatusRecord> =>
     reference,
   });
 
-async function pay(reference: string, card?: { pan: string }) {
-  const started = await fetch(`${stack.gateway.url}/pay/${merchantId}/${reference}?mode=test`, {
-    method: 'POST',
-    redirect: 'manual',
-  });
-  if (!card) return;
-  const checkoutUrl = new URL(started.headers.get('location')!, stack.gateway.url).href.split(
-    '?',
-  )[0]!;
-  const formUrl = (
-    await fetch(`${checkoutUrl}/pay`, { method: 'POST', redirect: 'manual' })
-  ).headers.get('location')!;
-  const back = await submitCard(formUrl, card);
-  await fetch(back.headers.get('location')!, { redirect: 'manual' });
+function pay(reference: string, card?: { pan: string }) {
+  return payProductReference(stack, merchantId, reference, card);
 }
 
 describe('the status projection killed and restarted', () => {

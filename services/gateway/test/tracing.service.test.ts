@@ -8,10 +8,9 @@ import {
   TracerProvider,
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace';
-import { partnerSecretOwner, sealSecret, signingSecretOwner } from '@dzpay/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsRepository } from '../src/adapters/accounts-repository.ts';
-import { CARDS, submitCard } from './payer.ts';
+import { connectPartner, payProductReference } from './partner-merchant.ts';
+import { CARDS } from './payer.ts';
 import { startPartnerServer, type PartnerServer } from './partner-server.ts';
 import { startStack, type Stack } from './stack.ts';
 
@@ -39,34 +38,14 @@ beforeAll(async () => {
     { withPayments: true, withWebhooks: { SECRETS_KEY } },
   );
   const shop = await stack.merchant('Traced shop', { walletId: 'W-T' });
-  const key = Buffer.from(SECRETS_KEY, 'base64');
-  const accounts = accountsRepository(stack.gateway.runtime.sql);
-  await accounts.setPartnerEndpoint(
+  await connectPartner(
+    stack,
     shop.id,
-    'test',
-    partner.url,
-    sealSecret('api-secret', key, partnerSecretOwner(shop.id, 'test')),
-  );
-  await accounts.setSigningSecret(
-    shop.id,
-    'test',
-    sealSecret(SIGNING_SECRET, key, signingSecretOwner(shop.id, 'test')),
-    null,
+    { url: partner.url, signingSecret: SIGNING_SECRET },
+    SECRETS_KEY,
   );
   exporter.reset();
-
-  const started = await fetch(`${stack.gateway.url}/pay/${shop.id}/BOOK-7?mode=test`, {
-    method: 'POST',
-    redirect: 'manual',
-  });
-  const checkoutUrl = new URL(started.headers.get('location')!, stack.gateway.url).href.split(
-    '?',
-  )[0]!;
-  const formUrl = (
-    await fetch(`${checkoutUrl}/pay`, { method: 'POST', redirect: 'manual' })
-  ).headers.get('location')!;
-  const back = await submitCard(formUrl, CARDS.approved);
-  await fetch(back.headers.get('location')!, { redirect: 'manual' });
+  await payProductReference(stack, shop.id, 'BOOK-7', CARDS.approved);
   for (let waited = 0; partner.webhooks.length === 0 && waited < 15_000; waited += 50) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

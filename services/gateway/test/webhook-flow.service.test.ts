@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { DeliveryView } from '@dzpay/contracts';
-import { partnerSecretOwner, sealSecret, signingSecretOwner } from '@dzpay/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsRepository } from '../src/adapters/accounts-repository.ts';
-import { CARDS, submitCard } from './payer.ts';
+import { connectPartner, payProductReference } from './partner-merchant.ts';
+import { CARDS } from './payer.ts';
 import { startPartnerServer, type PartnerServer } from './partner-server.ts';
 import { startStack, type Stack } from './stack.ts';
 
@@ -23,19 +22,11 @@ beforeAll(async () => {
   );
   shop = await stack.merchant('Webhook partner', { walletId: 'W-W' });
   merchantId = shop.id;
-  const key = Buffer.from(SECRETS_KEY, 'base64');
-  const accounts = accountsRepository(stack.gateway.runtime.sql);
-  await accounts.setPartnerEndpoint(
+  await connectPartner(
+    stack,
     merchantId,
-    'test',
-    partner.url,
-    sealSecret('api-secret', key, partnerSecretOwner(merchantId, 'test')),
-  );
-  await accounts.setSigningSecret(
-    merchantId,
-    'test',
-    sealSecret(SIGNING_SECRET, key, signingSecretOwner(merchantId, 'test')),
-    null,
+    { url: partner.url, signingSecret: SIGNING_SECRET },
+    SECRETS_KEY,
   );
 });
 afterAll(async () => {
@@ -43,19 +34,8 @@ afterAll(async () => {
   await partner?.close();
 });
 
-async function payReference(reference: string, card: { pan: string }) {
-  const started = await fetch(`${stack.gateway.url}/pay/${merchantId}/${reference}?mode=test`, {
-    method: 'POST',
-    redirect: 'manual',
-  });
-  const checkoutUrl = new URL(started.headers.get('location')!, stack.gateway.url).href.split(
-    '?',
-  )[0]!;
-  const formUrl = (
-    await fetch(`${checkoutUrl}/pay`, { method: 'POST', redirect: 'manual' })
-  ).headers.get('location')!;
-  const back = await submitCard(formUrl, card);
-  await fetch(back.headers.get('location')!, { redirect: 'manual' });
+function payReference(reference: string, card: { pan: string }) {
+  return payProductReference(stack, merchantId, reference, card);
 }
 
 describe('every payment outcome reaches the partner as a signed webhook', () => {

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { StatusRecord } from '@dzpay/contracts';
-import { partnerSecretOwner, sealSecret, signingSecretOwner } from '@dzpay/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsRepository } from '../src/adapters/accounts-repository.ts';
-import { CARDS, submitCard } from './payer.ts';
+import { connectPartner, payProductReference } from './partner-merchant.ts';
+import { CARDS } from './payer.ts';
 import { startPartnerServer, type PartnerServer } from './partner-server.ts';
 import { startStack, type Stack } from './stack.ts';
 
@@ -33,36 +32,17 @@ async function partnerMerchant(webhookStatus: (call: number) => number) {
   const partner = await startPartnerServer({ signingSecret: SIGNING_SECRET, webhookStatus });
   partners.push(partner);
   const merchant = await stack.merchant('Partner', { walletId: 'W' });
-  const key = Buffer.from(SECRETS_KEY, 'base64');
-  const accounts = accountsRepository(stack.gateway.runtime.sql);
-  await accounts.setPartnerEndpoint(
+  await connectPartner(
+    stack,
     merchant.id,
-    'test',
-    partner.url,
-    sealSecret('api', key, partnerSecretOwner(merchant.id, 'test')),
-  );
-  await accounts.setSigningSecret(
-    merchant.id,
-    'test',
-    sealSecret(SIGNING_SECRET, key, signingSecretOwner(merchant.id, 'test')),
-    null,
+    { url: partner.url, apiSecret: 'api', signingSecret: SIGNING_SECRET },
+    SECRETS_KEY,
   );
   return { merchant, partner };
 }
 
-async function pay(merchantId: string, reference: string) {
-  const started = await fetch(`${stack.gateway.url}/pay/${merchantId}/${reference}?mode=test`, {
-    method: 'POST',
-    redirect: 'manual',
-  });
-  const checkoutUrl = new URL(started.headers.get('location')!, stack.gateway.url).href.split(
-    '?',
-  )[0]!;
-  const formUrl = (
-    await fetch(`${checkoutUrl}/pay`, { method: 'POST', redirect: 'manual' })
-  ).headers.get('location')!;
-  const back = await submitCard(formUrl, CARDS.approved);
-  await fetch(back.headers.get('location')!, { redirect: 'manual' });
+function pay(merchantId: string, reference: string) {
+  return payProductReference(stack, merchantId, reference, CARDS.approved);
 }
 
 async function status(key: string, reference: string): Promise<StatusRecord> {
