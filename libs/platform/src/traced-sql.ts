@@ -1,10 +1,11 @@
-import { SpanKind } from '@opentelemetry/api';
+import { SpanKind, trace } from '@opentelemetry/api';
 import type { Sql } from './db.ts';
 import { inSpan } from './tracing.ts';
 
 // postgres.js has no OpenTelemetry instrumentation, so the pool is wrapped: every
-// query a service awaits becomes a `pg <statement>` span, and every transaction a
-// `pg transaction` span around its queries. Without a tracing SDK the spans are no-ops.
+// query a service awaits inside a trace becomes a `pg <statement>` span, and every
+// transaction a `pg transaction` span around its queries. Background work outside any
+// trace (pollers, sweeps) makes no spans: a database span is never a trace of its own.
 
 const attributesOf = (strings: TemplateStringsArray) => ({
   'db.system.name': 'postgresql',
@@ -35,11 +36,15 @@ export function tracedSql<S extends Sql>(sql: S): S {
     apply(target, thisArg, args: unknown[]) {
       const result: unknown = Reflect.apply(target, thisArg, args);
       const isQuery =
-        isTemplateCall(args) && typeof (result as PromiseLike<unknown>)?.then === 'function';
+        isTemplateCall(args) &&
+        typeof (result as PromiseLike<unknown>)?.then === 'function' &&
+        trace.getActiveSpan() !== undefined;
       return isQuery ? tracedQuery(result as PromiseLike<unknown>, args[0]) : result;
     },
     get(target, property, receiver) {
       if (property !== 'begin') return Reflect.get(target, property, receiver) as unknown;
+      if (trace.getActiveSpan() === undefined)
+        return Reflect.get(target, property, receiver) as unknown;
       return (...args: unknown[]) => {
         const work = args.at(-1) as (tx: Sql) => unknown;
         const rest = args.slice(0, -1);
