@@ -1,6 +1,7 @@
 export * from './batcher.ts';
 export * from './config.ts';
 export * from './db.ts';
+export * from './durable-consumer.ts';
 export * from './errors.ts';
 export * from './html.ts';
 export * from './logger.ts';

@@ -18,7 +18,8 @@ import {
   deliveryEvents,
   paymentOutcome,
   publish,
-  registerPartner,
+  merchantWithPartner,
+  registerMerchant,
   startPartner,
   type Answer,
   type Partner,
@@ -37,43 +38,12 @@ const stateOf = async (eventId: string) =>
   (await db<{ state: string }[]>`select state from deliveries where event_id = ${eventId}`)[0]
     ?.state;
 
-interface Merchant {
-  scope: MerchantScope;
-  signingSecret: string;
-  apiSecret: string;
-}
-
 /** A merchant of its own whose partner endpoint is `url`. */
-async function merchantAt(url: string): Promise<Merchant> {
-  const scope: MerchantScope = { merchantId: randomUUID(), mode: 'test' };
-  const signingSecret = `whsig-${randomUUID()}`;
-  const apiSecret = `api-${randomUUID()}`;
-  await registerPartner(nats, infra.natsPrefix, key, {
-    ...scope,
-    apiUrl: url,
-    apiSecret,
-    signingSecret,
-  });
-  return { scope, signingSecret, apiSecret };
-}
+const merchantAt = (url: string) => registerMerchant(nats, infra.natsPrefix, key, url);
 
 /** A merchant with a partner server answering as told. */
-async function merchant(
-  answer?: (call: number) => Answer,
-): Promise<Merchant & { partner: Partner }> {
-  const signingSecret = `whsig-${randomUUID()}`;
-  const partner = await startPartner(signingSecret, answer);
-  partners.push(partner);
-  const scope: MerchantScope = { merchantId: randomUUID(), mode: 'test' };
-  const apiSecret = `api-${randomUUID()}`;
-  await registerPartner(nats, infra.natsPrefix, key, {
-    ...scope,
-    apiUrl: partner.url,
-    apiSecret,
-    signingSecret,
-  });
-  return { scope, signingSecret, apiSecret, partner };
-}
+const merchant = (answer?: (call: number) => Answer) =>
+  merchantWithPartner(nats, infra.natsPrefix, key, partners, answer ? { answer } : {});
 
 const send = (event: PaymentEvent) => publish(nats, infra.natsPrefix, event);
 const list = (scope: MerchantScope, paymentId: string) =>

@@ -17,8 +17,7 @@ import {
   deliveryEvents,
   paymentOutcome,
   publish,
-  registerPartner,
-  startPartner,
+  merchantWithPartner,
   type Answer,
   type Partner,
 } from './fixtures.ts';
@@ -59,23 +58,16 @@ const attemptsOf = (deliveryId: string) =>
     from delivery_attempts where delivery_id = ${deliveryId} order by number`;
 
 /** A merchant of its own, with a partner server answering as told. */
-async function merchant(
+function merchant(
   answer?: (call: number) => Answer,
   mode: MerchantScope['mode'] = 'test',
   url?: (partner: Partner) => string,
-): Promise<{ scope: MerchantScope; partner: Partner; signingSecret: string; apiSecret: string }> {
-  const scope: MerchantScope = { merchantId: randomUUID(), mode };
-  const signingSecret = `whsig-${randomUUID()}`;
-  const apiSecret = `api-${randomUUID()}`;
-  const partner = await startPartner(signingSecret, answer);
-  partners.push(partner);
-  await registerPartner(nats, infra.natsPrefix, key, {
-    ...scope,
-    apiUrl: url ? url(partner) : partner.url,
-    apiSecret,
-    signingSecret,
+) {
+  return merchantWithPartner(nats, infra.natsPrefix, key, partners, {
+    mode,
+    ...(answer ? { answer } : {}),
+    ...(url ? { url } : {}),
   });
-  return { scope, partner, signingSecret, apiSecret };
 }
 
 async function send(event: PaymentEvent, msgID?: string): Promise<void> {

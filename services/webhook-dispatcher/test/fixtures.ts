@@ -185,3 +185,51 @@ export async function startPartner(
       }),
   };
 }
+
+/** A merchant of its own whose partner endpoint is in the directory, with its secrets. */
+export interface PartnerMerchant {
+  scope: MerchantScope;
+  signingSecret: string;
+  apiSecret: string;
+}
+
+/** Registers a new merchant (fresh id and secrets) whose partner endpoint is `apiUrl`. */
+export async function registerMerchant(
+  nc: NatsConnection,
+  prefix: string,
+  secretsKey: Buffer,
+  apiUrl: string,
+  options: { mode?: MerchantScope['mode']; signingSecret?: string } = {},
+): Promise<PartnerMerchant> {
+  const scope: MerchantScope = { merchantId: randomUUID(), mode: options.mode ?? 'test' };
+  const signingSecret = options.signingSecret ?? `whsig-${randomUUID()}`;
+  const apiSecret = `api-${randomUUID()}`;
+  await registerPartner(nc, prefix, secretsKey, { ...scope, apiUrl, apiSecret, signingSecret });
+  return { scope, signingSecret, apiSecret };
+}
+
+/**
+ * A new merchant with a partner server of its own answering as told (added to
+ * `partners`, which the caller closes). `url` points the endpoint elsewhere.
+ */
+export async function merchantWithPartner(
+  nc: NatsConnection,
+  prefix: string,
+  secretsKey: Buffer,
+  partners: Partner[],
+  options: {
+    answer?: (call: number) => Answer;
+    mode?: MerchantScope['mode'];
+    url?: (partner: Partner) => string;
+  } = {},
+): Promise<PartnerMerchant & { partner: Partner }> {
+  const signingSecret = `whsig-${randomUUID()}`;
+  const partner = await startPartner(signingSecret, options.answer);
+  partners.push(partner);
+  const apiUrl = options.url ? options.url(partner) : partner.url;
+  const registered = await registerMerchant(nc, prefix, secretsKey, apiUrl, {
+    signingSecret,
+    ...(options.mode ? { mode: options.mode } : {}),
+  });
+  return { ...registered, partner };
+}

@@ -1,18 +1,8 @@
+import type { Consumer } from '@nats-io/jetstream';
 import {
-  AckPolicy,
-  DeliverPolicy,
-  jetstream,
-  jetstreamManager,
-  JetStreamApiCodes,
-  JetStreamApiError,
-  type Consumer,
-} from '@nats-io/jetstream';
-import {
-  ensureStream,
+  durableConsumer,
   type Logger,
-  metricsOf,
   type NatsConnection,
-  streamName,
   type StreamSpec,
 } from '@dzpay/platform';
 
@@ -40,38 +30,25 @@ export interface StreamConsumerOptions {
  * applied twice change nothing (event ids, stream sequences), so replicas racing here
  * are harmless.
  */
-export async function streamConsumer(options: StreamConsumerOptions): Promise<Consumer> {
-  const { nats, prefix, durable, logger } = options;
-  await ensureStream(nats, prefix, options.stream);
-  const stream = streamName(prefix, options.stream.name);
-  const jsm = await jetstreamManager(nats);
-
-  const existing = await jsm.consumers.info(stream, durable).catch((error: unknown) => {
-    if (isConsumerNotFound(error)) return null;
-    throw error;
+export function streamConsumer(options: StreamConsumerOptions): Promise<Consumer> {
+  const { logger } = options;
+  return durableConsumer({
+    ...options,
+    async recreateIf(existing) {
+      const applied = await options.appliedUpTo();
+      const behind = existing.ack_floor.stream_seq > applied;
+      if (behind) {
+        logger.warn(
+          {
+            stream: existing.stream_name,
+            durable: options.durable,
+            acknowledged: existing.ack_floor.stream_seq,
+            applied,
+          },
+          'projection is behind its consumer: replaying the stream',
+        );
+      }
+      return behind;
+    },
   });
-  const applied = await options.appliedUpTo();
-  const behind = existing !== null && existing.ack_floor.stream_seq > applied;
-  if (behind) {
-    logger.warn(
-      { stream, durable, acknowledged: existing.ack_floor.stream_seq, applied },
-      'projection is behind its consumer: replaying the stream',
-    );
-    await jsm.consumers.delete(stream, durable);
-  }
-  if (existing === null || behind) {
-    await jsm.consumers.add(stream, {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: options.ackWaitMs * 1_000_000,
-    });
-  }
-  const consumer = await jetstream(nats).consumers.get(stream, durable);
-  metricsOf(nats)?.watchConsumer(stream, durable, consumer);
-  return consumer;
-}
-
-function isConsumerNotFound(error: unknown): boolean {
-  return error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound;
 }

@@ -1,14 +1,6 @@
-import {
-  AckPolicy,
-  DeliverPolicy,
-  jetstream,
-  jetstreamManager,
-  JetStreamApiCodes,
-  JetStreamApiError,
-  type Consumer,
-} from '@nats-io/jetstream';
+import type { Consumer } from '@nats-io/jetstream';
 import { Streams } from '@dzpay/contracts';
-import { ensureStream, metricsOf, type NatsConnection, streamName } from '@dzpay/platform';
+import { durableConsumer, type NatsConnection } from '@dzpay/platform';
 
 /**
  * The durable pull consumer of the payment outcomes on PAYMENTS, creating the stream
@@ -18,32 +10,15 @@ import { ensureStream, metricsOf, type NatsConnection, streamName } from '@dzpay
  * It reads every payment event, and the intake acknowledges the ones that are no
  * outcome: filtering on the two subjects (filter_subjects) needs NATS 2.10.
  */
-export async function paymentOutcomesConsumer(options: {
+export function paymentOutcomesConsumer(options: {
   nats: NatsConnection;
   prefix: string;
   durable: string;
   ackWaitMs: number;
   streamReplicas: number;
 }): Promise<Consumer> {
-  const { nats, prefix, durable } = options;
-  await ensureStream(nats, prefix, { ...Streams.payments, replicas: options.streamReplicas });
-  const stream = streamName(prefix, Streams.payments.name);
-  const jsm = await jetstreamManager(nats);
-  const existing = await jsm.consumers.info(stream, durable).catch((error: unknown) => {
-    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound) {
-      return null;
-    }
-    throw error;
+  return durableConsumer({
+    ...options,
+    stream: { ...Streams.payments, replicas: options.streamReplicas },
   });
-  if (existing === null) {
-    await jsm.consumers.add(stream, {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: options.ackWaitMs * 1_000_000,
-    });
-  }
-  const consumer = await jetstream(nats).consumers.get(stream, durable);
-  metricsOf(nats)?.watchConsumer(stream, durable, consumer);
-  return consumer;
 }
