@@ -36,8 +36,11 @@ export const AttemptSource = z.discriminatedUnion('kind', [
     amount: z.int().positive(),
     /** A single-use configuration locks its token for the attempt; a multi-use one does not. */
     singleUse: z.boolean(),
-    /** When the configuration was set: a single-use one paid since then is paid. */
-    configuredAt: z.iso.datetime(),
+    /**
+     * The configuration's version, the attempt's epoch: a single-use configuration is
+     * paid once per version, and a success clears only the version it paid.
+     */
+    configVersion: z.int().positive(),
   }),
 ]);
 export type AttemptSource = z.infer<typeof AttemptSource>;

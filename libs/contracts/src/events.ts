@@ -12,6 +12,10 @@ export const PaymentEventTypes = {
 export const PaymentEventType = z.enum(Object.values(PaymentEventTypes) as [string, ...string[]]);
 export type PaymentEventType = (typeof PaymentEventTypes)[keyof typeof PaymentEventTypes];
 
+/** What an attempt's reference names; see PaymentEventData.referenceKind. */
+export const ReferenceKind = z.enum(['order', 'product', 'qr']);
+export type ReferenceKind = z.infer<typeof ReferenceKind>;
+
 /** The internal status of an attempt (the hosted-checkout API shows `pending` as `created`). */
 export const PaymentStatus = z.enum(['pending', 'processing', 'success', 'failed', 'refunded']);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
@@ -41,6 +45,16 @@ export const PaymentEventData = z.object({
   locksReference: z.boolean().optional(),
   /** When the event's attempt was created (the status record's createdAt). */
   createdAt: z.iso.datetime().optional(),
+  /**
+   * What the reference names: a merchant's order (CHECKOUT), a partner's product or a
+   * QR code's token. Each kind is its own namespace. Absent in events written before it.
+   */
+  referenceKind: ReferenceKind.optional(),
+  /**
+   * The sale the attempt belongs to: 0 for a product (sold once), the configuration
+   * version for a QR code. At most one attempt succeeds per reference and epoch.
+   */
+  epoch: z.int().nonnegative().optional(),
 });
 export type PaymentEventData = z.infer<typeof PaymentEventData>;
 

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
-import postgres from 'postgres';
 import { inject } from 'vitest';
+import { createDatabase, dropDatabase } from './databases.ts';
 
 /** The resources of one test file: nobody else's run can see or touch them. */
 export interface IsolatedInfra {
@@ -32,23 +32,18 @@ export async function isolatedInfra(label: string): Promise<IsolatedInfra> {
     .toLowerCase()
     .slice(0, 20)}_${randomBytes(4).toString('hex')}`;
   const database = `dzpay_t_${id}`;
-  const admin = postgres(infra.postgres, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${database}"`);
-  await admin.end();
-
-  const databaseUrl = new URL(infra.postgres);
-  databaseUrl.pathname = `/${database}`;
+  const databaseUrl = await createDatabase(infra.postgres, database);
   const natsPrefix = `t_${id}`;
   const redisPrefix = `t:${id}:`;
 
   return {
-    databaseUrl: databaseUrl.href,
+    databaseUrl,
     natsUrl: infra.nats,
     redisUrl: infra.redis,
     natsPrefix,
     redisPrefix,
     env: {
-      DATABASE_URL: databaseUrl.href,
+      DATABASE_URL: databaseUrl,
       NATS_URL: infra.nats,
       REDIS_URL: infra.redis,
       NATS_PREFIX: natsPrefix,
@@ -63,12 +58,6 @@ export async function isolatedInfra(label: string): Promise<IsolatedInfra> {
       await deleteStreams(infra.nats, natsPrefix);
     },
   };
-}
-
-async function dropDatabase(adminUrl: string, database: string): Promise<void> {
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists "${database}" with (force)`);
-  await admin.end();
 }
 
 async function deleteKeys(url: string, prefix: string): Promise<void> {

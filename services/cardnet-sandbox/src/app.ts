@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { callCounter } from './call-stats.ts';
+import { faultInjector } from './fault-injector.ts';
+import { controlRoutes } from './handlers/control-routes.ts';
+import { faultHooks } from './handlers/fault-hooks.ts';
 import { credentialsChecker, acceptForms } from './handlers/rest-params.ts';
 import { formRoutes } from './handlers/form-routes.ts';
 import { restRoutes } from './handlers/rest-routes.ts';
@@ -13,6 +17,8 @@ export interface SandboxDeps {
   publicUrl: () => string;
   clock: () => Date;
   stopping: AbortSignal;
+  /** SANDBOX_CONTROL: the control API for tests (faults, ledger, stats). */
+  control: boolean;
 }
 
 /** Forms and REST calls are small; anything larger is not a SATIM call. */
@@ -28,6 +34,20 @@ export function buildSandboxApp(deps: SandboxDeps): FastifyInstance {
   acceptForms(app);
 
   const book = orderBook();
+  if (deps.control) {
+    const injector = faultInjector(deps.stopping);
+    const counter = callCounter();
+    // The hooks first: they wrap the routes registered after them.
+    faultHooks(app, {
+      book,
+      clock: deps.clock,
+      logger: deps.logger,
+      injector,
+      counter,
+      stopping: deps.stopping,
+    });
+    controlRoutes(app, { book, clock: deps.clock, injector, counter });
+  }
   restRoutes(app, {
     book,
     clock: deps.clock,

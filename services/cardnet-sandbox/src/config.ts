@@ -1,6 +1,10 @@
 import { BaseEnv } from '@dzpay/platform';
 import { z } from 'zod';
 
+const flag = z
+  .enum(['true', '1', 'false', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
 /**
  * The sandbox needs no database, NATS or ops port, so it takes only the log level from
  * the shared environment.
@@ -17,5 +21,10 @@ export const SandboxEnv = z.object({
   SANDBOX_PASSWORD: z.string().min(1).default('sandbox'),
   /** How long confirmOrder.do keeps the "timeout at confirmation" card waiting. */
   SANDBOX_CONFIRM_DELAY_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * The control API for tests under /_control/ (fault injection, ledger, call stats).
+   * Off unless set: anyone who reaches it can change how the network behaves.
+   */
+  SANDBOX_CONTROL: flag.default(false),
 });
 export type SandboxEnv = z.infer<typeof SandboxEnv>;

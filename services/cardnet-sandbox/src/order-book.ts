@@ -12,6 +12,8 @@ export interface OrderBook {
   byId(orderId: string, now: Date): Order | undefined;
   byNumber(orderNumber: string, now: Date): Order | undefined;
   save(order: Order): void;
+  /** Every order, in the order they were registered (the control API's ledger). */
+  all(now: Date): Order[];
 }
 
 export function orderBook(): OrderBook {
@@ -38,5 +40,6 @@ export function orderBook(): OrderBook {
     save(order) {
       orders.set(order.orderId, order);
     },
+    all: (now) => [...orders.keys()].flatMap((orderId) => current(orderId, now) ?? []),
   };
 }

@@ -30,6 +30,7 @@ export async function startSandbox(
     publicUrl: () => publicUrl,
     clock: options.clock ?? (() => new Date()),
     stopping: stopping.signal,
+    control: config.SANDBOX_CONTROL,
   });
   const address = await app.listen({ host: config.SANDBOX_HOST, port: config.SANDBOX_PORT });
   const url = address.replace('0.0.0.0', '127.0.0.1');
@@ -59,6 +60,7 @@ export async function startSandbox(
       });
     }
   }
+  if (config.SANDBOX_CONTROL) logger.warn('control API on under /_control/: for tests only');
   logger.info({ url, publicUrl }, 'cardnet sandbox listening');
   return { url, publicUrl, close };
 }

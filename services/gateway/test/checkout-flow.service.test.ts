@@ -195,10 +195,12 @@ describe('POST /api/v1/payments/{id}/refund', () => {
     expect(StandardError.parse(await otherBody.json()).errorCode).toBe('IDEMPOTENCY409_KEY_REUSED');
   });
 
-  it('records a refund the card network made but whose answer was lost, instead of making it again', async () => {
+  it('counts a refund made at the card network outside dzpay, and refunds only the rest', async () => {
     const payment = await registered();
     const { orderId } = await payByHttp(payment.checkoutUrl, CARDS.approved);
-    // The card network refunds 30 000 behind our back (as if our answer was lost).
+    // The card network refunds 30 000 behind our back (its back office, say). A refund
+    // of dzpay's own whose answer was lost is an intent instead: see
+    // services/payments/test/refund.service.test.ts.
     await fetch(`${stack.sandbox!.url}/payment/rest/refund.do`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -21,6 +21,8 @@ const paymentsEnv = (extra: Record<string, string> = {}) => ({
   CARDNET_TEST_URL: sandbox.url,
   // Longer than the test: payments is still waiting for confirmOrder when it dies.
   CARDNET_TIMEOUT_MS: '60000',
+  // The dead process's claim on the payment runs out this soon (10 s by default).
+  SETTLE_LEASE_MS: '2000',
   ...extra,
 });
 

@@ -52,6 +52,8 @@ export interface ProcessStack {
 }
 
 export interface ProcessStackOptions {
+  /** Extra variables for the card network sandbox (SANDBOX_CONTROL, …). */
+  sandbox?: Record<string, string>;
   /** Extra variables for payments (PAYMENT_WINDOW_MS, SWEEP_INTERVAL_MS, …). */
   payments?: Record<string, string>;
   /** Extra variables for the gateway. */
@@ -94,7 +96,7 @@ export async function startProcessStack(
   }
 
   try {
-    const sandbox = await spawnSandbox({ LOG_LEVEL });
+    const sandbox = await spawnSandbox({ LOG_LEVEL, ...options.sandbox });
     children.push(sandbox);
 
     // Known up front: payments puts it in the card network's return URL.

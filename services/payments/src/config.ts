@@ -32,5 +32,17 @@ export const PaymentsEnv = BaseEnv.extend({
   RECONCILE_AFTER_MS: z.coerce.number().int().positive().default(60_000),
   /** Safety-net poll of the outbox (commits wake the relay at once). */
   RELAY_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
+  /**
+   * A settlement's claim on a payment, renewed while it runs: a process that dies in the
+   * middle of a settlement frees the payment this late.
+   */
+  SETTLE_LEASE_MS: z.coerce.number().int().min(1_000).default(10_000),
+  /** The same for an Idempotency-Key held by a running request. */
+  IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(1_000).default(10_000),
+  /**
+   * A refund whose answer was lost is asked of the card network again only after this
+   * long without a word (longer than any call may still be on its way there).
+   */
+  REFUND_QUIET_MS: z.coerce.number().int().positive().default(30_000),
 });
 export type PaymentsEnv = z.infer<typeof PaymentsEnv>;

@@ -3,14 +3,13 @@ import { ensureStream, startOutboxRelay, startRuntime, type Runtime } from '@dzp
 import { referenceLockMetrics } from './adapters/lock-metrics.ts';
 import { measuredCardNetworks } from './adapters/cardnet/measured-card-network.ts';
 import { satimCardNetwork } from './adapters/cardnet/satim-client.ts';
-import { paymentsRepository } from './adapters/payments-repository.ts';
 import { unconfiguredCardNetwork } from './adapters/unconfigured-card-network.ts';
 import { PaymentsEnv } from './config.ts';
+import { paymentsCore } from './core.ts';
 import { referenceLocks } from './adapters/reference-lock.ts';
 import { serveAttemptHandlers } from './handlers/attempt-handlers.ts';
 import { serveCheckoutHandlers } from './handlers/checkout-handlers.ts';
 import { servePaymentsHandlers } from './handlers/payments-handlers.ts';
-import { settler } from './handlers/settle.ts';
 import { startSweeper } from './jobs/sweeper.ts';
 
 /**
@@ -60,8 +59,8 @@ export async function startPayments(
     },
     runtime.ops.registry,
   );
-  const repository = paymentsRepository(sql);
-  const settle = settler({ repository, cardNetworks, logger, clock: () => new Date() });
+  const core = paymentsCore({ sql, logger, cardNetworks, config });
+  const { clock, repository, refunds, keys, settle } = core;
   const prefix = config.NATS_PREFIX;
 
   const servers = [
@@ -73,6 +72,8 @@ export async function startPayments(
       logger,
       publicBaseUrl: config.PUBLIC_BASE_URL,
       windowMs: config.PAYMENT_WINDOW_MS,
+      idempotency: core.idempotency,
+      refund: core.refund,
     })),
     ...(await serveCheckoutHandlers({ nats, prefix, repository, settle, logger })),
     ...(await serveAttemptHandlers({
@@ -89,16 +90,19 @@ export async function startPayments(
         logger,
         publicBaseUrl: config.PUBLIC_BASE_URL,
         windowMs: config.PAYMENT_WINDOW_MS,
-        clock: () => new Date(),
+        clock,
       },
     })),
   ];
   const sweeper = startSweeper({
     repository,
+    refunds,
+    keys,
     settle,
     logger,
     intervalMs: config.SWEEP_INTERVAL_MS,
     staleAfterMs: config.RECONCILE_AFTER_MS,
+    refundQuietMs: config.REFUND_QUIET_MS,
   });
   const relay = await startOutboxRelay({
     sql,

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { PaymentEvent, Rpc, Streams, type MerchantScope } from '@dzpay/contracts';
 import {
@@ -49,10 +48,15 @@ async function configure(token: string, singleUse: boolean, scope: MerchantScope
 const configOf = (token: string) => requestRpc(nats, infra.natsPrefix, Rpc.qrConfigGet, { token });
 const stateOf = async (token: string) => (await configOf(token)).state;
 
-/** A payment.succeeded event as payments publishes it for a static-QR attempt. */
+/** A payment.succeeded event as payments publishes it for a static-QR attempt of `version`. */
 function succeeded(
   token: string,
-  options: { scope?: MerchantScope; channel?: 'AGENCY' | 'CHECKOUT'; createdAt?: string } = {},
+  version: number,
+  options: {
+    scope?: MerchantScope;
+    channel?: 'AGENCY' | 'CHECKOUT';
+    referenceKind?: 'qr' | 'product' | 'order';
+  } = {},
 ): PaymentEvent {
   const now = new Date().toISOString();
   return PaymentEvent.parse({
@@ -77,7 +81,9 @@ function succeeded(
       refundedAmount: 0,
       paidAt: now,
       metadata: null,
-      createdAt: options.createdAt ?? now,
+      createdAt: now,
+      referenceKind: options.referenceKind ?? 'qr',
+      epoch: version,
     },
   });
 }
@@ -101,58 +107,60 @@ async function handled(seq: number): Promise<void> {
 describe('single-use QR configurations', () => {
   it('clears a single-use configuration after its first successful payment', async () => {
     const token = await qrCode();
-    await configure(token, true);
-    await publish(succeeded(token));
+    const { version } = await configure(token, true);
+    await publish(succeeded(token, version));
     await expect.poll(() => stateOf(token)).toBe('none');
   });
 
   it('keeps a multi-use configuration after a successful payment', async () => {
     const token = await qrCode();
-    await configure(token, false);
-    await handled(await publish(succeeded(token)));
+    const { version } = await configure(token, false);
+    await handled(await publish(succeeded(token, version)));
     expect(await stateOf(token)).toBe('configured');
   });
 
-  it('ignores a hosted-checkout payment whose reference equals the QR token', async () => {
+  it('ignores a hosted-checkout payment or a product whose reference equals the QR token', async () => {
     const token = await qrCode();
-    await configure(token, true);
-    await handled(await publish(succeeded(token, { channel: 'CHECKOUT' })));
+    const { version } = await configure(token, true);
+    await publish(succeeded(token, version, { channel: 'CHECKOUT', referenceKind: 'order' }));
+    await handled(await publish(succeeded(token, 0, { referenceKind: 'product' })));
     expect(await stateOf(token)).toBe('configured');
   });
 
   it("ignores another merchant's and the other mode's payment with the same token", async () => {
     const token = await qrCode();
-    await configure(token, true);
-    await publish(succeeded(token, { scope: bob }));
-    await handled(await publish(succeeded(token, { scope: { ...alice, mode: 'live' } })));
+    const { version } = await configure(token, true);
+    await publish(succeeded(token, version, { scope: bob }));
+    await handled(await publish(succeeded(token, version, { scope: { ...alice, mode: 'live' } })));
     expect(await stateOf(token)).toBe('configured');
 
-    await publish(succeeded(token));
+    await publish(succeeded(token, version));
     await expect.poll(() => stateOf(token)).toBe('none');
   });
 
-  it('applies an event delivered twice only once', async () => {
+  it('never gives a token a version twice, also after the configuration was removed', async () => {
     const token = await qrCode();
-    await configure(token, true);
-    // An attempt time far ahead, so only the event id can protect a later configuration.
-    const event = succeeded(token, { createdAt: '2099-01-01T00:00:00.000Z' });
-    await publish(event);
-    await expect.poll(() => stateOf(token)).toBe('none');
+    const first = await configure(token, true);
+    await requestRpc(nats, infra.natsPrefix, Rpc.qrConfigUnset, { ...alice, token });
+    const second = await configure(token, true);
+    expect(second.version).toBeGreaterThan(first.version);
 
-    await configure(token, true);
-    // Another Nats-Msg-Id gets it past the stream's deduplication, like a late republish.
+    // A late success of the first version (or its event delivered again) leaves the second.
+    const event = succeeded(token, first.version);
+    await handled(await publish(event));
     await handled(await publish(event, `${event.id}-again`));
-    expect(await stateOf(token)).toBe('configured');
+    expect(await configOf(token)).toMatchObject({
+      state: 'configured',
+      config: { version: second.version },
+    });
   });
 
   it('keeps a configuration that replaced the paid one after the attempt started', async () => {
     const token = await qrCode();
-    await configure(token, true);
-    const attemptCreatedAt = new Date().toISOString();
-    await sleep(20);
+    const paid = await configure(token, true);
     const replaced = await configure(token, true);
 
-    await handled(await publish(succeeded(token, { createdAt: attemptCreatedAt })));
+    await handled(await publish(succeeded(token, paid.version)));
     expect(await configOf(token)).toMatchObject({
       state: 'configured',
       config: { singleUse: true, version: replaced.version },
@@ -164,15 +172,15 @@ describe('single-use QR configurations', () => {
     await configure(token, true);
     const subject = prefixed(infra.natsPrefix, 'payments.events.payment.succeeded');
     await jetstream(nats).publish(subject, '{"id":"not an event"', { msgID: randomUUID() });
-    await publish(succeeded(token));
+    await publish(succeeded(token, (await configOf(token)).config!.version));
     await expect.poll(() => stateOf(token)).toBe('none');
   });
 
   it('handles the payments made while qr-config was stopped once it is back', async () => {
     const token = await qrCode();
-    await configure(token, true);
+    const { version } = await configure(token, true);
     await qrConfig.stop();
-    await publish(succeeded(token));
+    await publish(succeeded(token, version));
 
     qrConfig = await startQrConfig(infra.env, { handleSignals: false });
     await expect.poll(() => stateOf(token)).toBe('none');

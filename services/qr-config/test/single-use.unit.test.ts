@@ -26,24 +26,33 @@ const event: PaymentEvent = {
     paidAt: '2030-01-01T10:05:00.000Z',
     metadata: null,
     createdAt: '2030-01-01T10:00:00.000Z',
+    referenceKind: 'qr',
+    epoch: 3,
   },
 };
 
 describe('singleUseClearing', () => {
-  it("asks to clear the token's configuration set before the attempt started", () => {
+  it('asks to clear the configuration version the payment paid', () => {
     expect(singleUseClearing(event)).toEqual({
       eventId: event.id,
       merchantId: event.merchantId,
       mode: 'live',
       token: 'QRTOKEN',
-      configuredNoLaterThan: '2030-01-01T10:00:00.000Z',
+      version: 3,
     });
   });
 
-  it('falls back to the time of the success when the attempt time is missing', () => {
+  it('ignores a product reference that reads like the token', () => {
+    expect(
+      singleUseClearing({ ...event, data: { ...event.data, referenceKind: 'product', epoch: 0 } }),
+    ).toBeNull();
+  });
+
+  it('clears nothing for an event that names no version (written before epochs)', () => {
     const data = { ...event.data };
-    delete data.createdAt;
-    expect(singleUseClearing({ ...event, data })?.configuredNoLaterThan).toBe(event.occurredAt);
+    delete data.referenceKind;
+    delete data.epoch;
+    expect(singleUseClearing({ ...event, data })).toBeNull();
   });
 
   it('ignores hosted-checkout payments and events other than a success', () => {

@@ -14,6 +14,7 @@ export function attemptEvents(
   scope: MerchantScope,
   reference: string,
   channel: 'AGENCY' | 'CHECKOUT' = 'AGENCY',
+  referenceKind: 'product' | 'qr' = 'product',
 ) {
   const paymentId = randomUUID();
   const createdAt = new Date().toISOString();
@@ -35,6 +36,8 @@ export function attemptEvents(
       paidAt: null,
       metadata: null,
       createdAt,
+      referenceKind: channel === 'CHECKOUT' ? 'order' : referenceKind,
+      epoch: 0,
       ...data,
     };
     // Hosted-checkout events carry no lock (PaymentEventData.lockExpiresAt).

@@ -129,16 +129,36 @@ describe('the status of a product reference, projected from PAYMENTS', () => {
       });
   });
 
-  it('holds a lock without expiry, and releases an expired lock at once', async () => {
+  it('holds a lock without expiry, and an expired lock until its attempt is decided', async () => {
     const held = attemptEvents(alice, 'REF-HELD');
     await send(held.created(), held.processing(null));
     const expiring = attemptEvents(alice, 'REF-EXPIRING');
-    await send(expiring.created(fromNow(1_500)));
+    const lockEnds = fromNow(1_500);
+    await send(expiring.created(lockEnds));
     await expect
       .poll(() => status(alice, 'REF-HELD'), poll)
       .toMatchObject({ stage: 'locked', locked: true, lockReleaseTime: null });
-    await expect.poll(() => stageOf(alice, 'REF-EXPIRING'), poll).toBe('locked');
+    expect(await status(alice, 'REF-EXPIRING')).toMatchObject({
+      stage: 'locked',
+      lockReleaseTime: lockEnds,
+    });
+    // Past its lock time the attempt may still have been paid in time: still held.
+    await expect
+      .poll(() => status(alice, 'REF-EXPIRING'), poll)
+      .toMatchObject({ stage: 'locked', locked: true, lockReleaseTime: null });
+    await send(expiring.failed());
     await expect.poll(() => stageOf(alice, 'REF-EXPIRING'), poll).toBe('released');
+  });
+
+  it('never reports a QR code named like a product under the product reference', async () => {
+    const qr = attemptEvents(alice, 'REF-SHARED', 'AGENCY', 'qr');
+    await send(qr.created(), qr.processing(), qr.succeeded());
+    await projected();
+    expect(await stageOf(alice, 'REF-SHARED')).toBe('not_found');
+    const product = attemptEvents(alice, 'REF-SHARED');
+    await send(product.created());
+    await expect.poll(() => stageOf(alice, 'REF-SHARED'), poll).toBe('locked');
+    expect((await status(alice, 'REF-SHARED')).paymentId).toBe(product.paymentId);
   });
 
   it('reports paid even while a later attempt is processing', async () => {

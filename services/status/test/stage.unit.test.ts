@@ -15,6 +15,7 @@ function attempt(overrides: Partial<Attempt> = {}): Attempt {
     currency: 'DZD',
     orderId: null,
     paidAt: null,
+    locksReference: true,
     lockExpiresAt: null,
     lockHasExpiry: true,
     webhookDelivery: null,
@@ -80,16 +81,28 @@ describe('stage of a reference', () => {
     });
   });
 
-  it('reads an expired lock as released at once, before any sweeper ran', () => {
+  it('keeps an attempt whose lock time passed locked, without expiry, until it is decided', () => {
     const expiring = processing({ lockExpiresAt: now });
-    expect(statusOf('REF-1', [expiring], minutes(-1)).stage).toBe('locked');
+    expect(statusOf('REF-1', [expiring], minutes(-1))).toMatchObject({
+      stage: 'locked',
+      lockReleaseTime: '2030-01-01T12:00:00.000Z',
+    });
+    // The card may have been paid in time: "released" waits for settlement's verdict.
     expect(statusOf('REF-1', [expiring], now)).toMatchObject({
-      stage: 'released',
-      locked: false,
+      stage: 'locked',
+      locked: true,
       lockReleaseTime: null,
       paymentId: expiring.paymentId,
       payment: { status: 'processing' },
     });
+    expect(statusOf('REF-1', [{ ...expiring, status: 'failed' }], minutes(60)).stage).toBe(
+      'released',
+    );
+  });
+
+  it('never counts an in-flight attempt that holds nothing (a multi-use QR code) as locked', () => {
+    const free = processing({ locksReference: false, lockExpiresAt: null });
+    expect(statusOf('REF-1', [free], now)).toMatchObject({ stage: 'released', locked: false });
   });
 
   it('is paid once an attempt succeeded, with DZD amounts and the payment detail', () => {
@@ -160,12 +173,12 @@ describe('stage of a reference', () => {
     expect(statusOf('REF-1', [refunded, inFlight], now).stage).toBe('locked');
   });
 
-  it('looks past an undecided attempt whose lock expired for the latest decided one', () => {
+  it('says locked, not refunded, while an undecided attempt whose lock time passed remains', () => {
     const refunded = attempt({ status: 'refunded', createdAt: minutes(-30) });
     const expired = processing({ createdAt: minutes(-20), lockExpiresAt: minutes(-5) });
     const status = statusOf('REF-1', [refunded, expired], now);
-    expect(status.stage).toBe('refunded');
-    expect(status.paymentId).toBe(refunded.paymentId);
+    expect(status).toMatchObject({ stage: 'locked', lockReleaseTime: null });
+    expect(status.paymentId).toBe(expired.paymentId);
   });
 
   it.each([

@@ -14,6 +14,8 @@ const update = (overrides: Partial<AttemptUpdate>): AttemptUpdate => ({
   paymentId: '00000000-0000-4000-8000-000000000001',
   ...scope,
   reference: 'REF-1',
+  referenceKind: 'product',
+  locksReference: true,
   status: 'pending',
   amount: 100_00,
   currency: 'DZD',

@@ -37,6 +37,16 @@ export interface Order extends Readonly<OrderRequest> {
   readonly refundedAmount: number;
   /** When the payer's card was judged, epoch milliseconds (BPC's `authDateTime`). */
   readonly authorizedAt: number | null;
+  /** Every refund, oldest first: tests read them in the control API's ledger. */
+  readonly refunds: readonly Refund[];
+  /** When reverse.do reversed or cancelled the order, epoch milliseconds. */
+  readonly reversedAt: number | null;
+}
+
+interface Refund {
+  readonly amount: number;
+  /** Epoch milliseconds. */
+  readonly at: number;
 }
 
 /** BPC's action code of an order nobody tried to pay yet. */
@@ -54,6 +64,8 @@ export function registerOrder(request: OrderRequest, orderId: string, now: Date)
     hangsAtConfirm: false,
     refundedAmount: 0,
     authorizedAt: null,
+    refunds: [],
+    reversedAt: null,
   };
 }
 
@@ -102,8 +114,11 @@ export function payOrder(
   };
 }
 
-/** Refunds part or all of a deposited order; a full refund makes it refunded (4). */
-export function refundOrder(order: Order, amount: number): Result<Order, string> {
+/**
+ * Refunds part or all of a deposited order; a full refund makes it refunded (4). `now`
+ * only dates the refund (the routes pass the sandbox's clock).
+ */
+export function refundOrder(order: Order, amount: number, now = new Date()): Result<Order, string> {
   if (order.status !== 2)
     return { ok: false, error: 'Refund is impossible: order is not deposited' };
   const remaining = order.amount - order.refundedAmount;
@@ -112,18 +127,26 @@ export function refundOrder(order: Order, amount: number): Result<Order, string>
   const refundedAmount = order.refundedAmount + amount;
   return {
     ok: true,
-    value: { ...order, refundedAmount, status: refundedAmount === order.amount ? 4 : 2 },
+    value: {
+      ...order,
+      refundedAmount,
+      status: refundedAmount === order.amount ? 4 : 2,
+      refunds: [...order.refunds, { amount, at: now.getTime() }],
+    },
   };
 }
 
 /**
  * Cancels an order whose money has not moved back yet. A registered order is cancelled
  * too, so a payer still on the form can no longer pay an order its merchant gave up on.
+ * `now` only dates the reversal, as for refunds.
  */
-export function reverseOrder(order: Order): Result<Order, string> {
-  if (order.status === 0) return { ok: true, value: { ...order, status: 3, outcome: 'cancelled' } };
+export function reverseOrder(order: Order, now = new Date()): Result<Order, string> {
+  const reversedAt = now.getTime();
+  if (order.status === 0)
+    return { ok: true, value: { ...order, status: 3, outcome: 'cancelled', reversedAt } };
   if ((order.status === 1 || order.status === 2) && order.refundedAmount === 0)
-    return { ok: true, value: { ...order, status: 3 } };
+    return { ok: true, value: { ...order, status: 3, reversedAt } };
   return { ok: false, error: 'Reversal is impossible: order is not in a reversible state' };
 }
 

@@ -14,6 +14,7 @@ import { UNAVAILABLE_AMOUNT } from '../domain/test-cards.ts';
 import type { OrderBook } from '../order-book.ts';
 import { ACCESS_DENIED, findOrder, paramsOf } from './rest-params.ts';
 import { statusBody } from './status-body.ts';
+import { answerUnavailable } from './unavailable.ts';
 
 export interface RestDeps {
   book: OrderBook;
@@ -44,10 +45,7 @@ export function restRoutes(app: FastifyInstance, deps: RestDeps): void {
   route('register', (params, reply) => {
     // Before anything else, credentials included: the network is "down".
     if (params.amount === String(UNAVAILABLE_AMOUNT)) {
-      return reply
-        .code(503)
-        .type('text/html')
-        .send('<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
+      return answerUnavailable(reply);
     }
     if (!deps.authorized(params)) return ACCESS_DENIED;
     const request = parseRegisterRequest(params);
@@ -90,7 +88,7 @@ export function restRoutes(app: FastifyInstance, deps: RestDeps): void {
       if (!params.amount) return missing('amount');
       const amount = parseAmount(params.amount);
       if (amount === null) return invalid('amount', 'a positive integer in centimes');
-      const refunded = refundOrder(order, amount);
+      const refunded = refundOrder(order, amount, deps.clock());
       if (!refunded.ok) return notAllowed(refunded.error);
       deps.book.save(refunded.value);
       deps.logger.info({ orderId: order.orderId, amount }, 'order refunded');
@@ -100,7 +98,7 @@ export function restRoutes(app: FastifyInstance, deps: RestDeps): void {
 
   route('reverse', (params) =>
     withOrder(params, { byNumber: false }, (order) => {
-      const reversed = reverseOrder(order);
+      const reversed = reverseOrder(order, deps.clock());
       if (!reversed.ok) return notAllowed(reversed.error);
       deps.book.save(reversed.value);
       deps.logger.info({ orderId: order.orderId }, 'order reversed');

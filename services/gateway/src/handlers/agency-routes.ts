@@ -211,7 +211,7 @@ export async function agencyRoutes(app: FastifyInstance, deps: AgencyRoutesDeps)
             kind: 'qr',
             amount,
             singleUse: qr.config.singleUse,
-            configuredAt: qr.config.updatedAt,
+            configVersion: qr.config.version,
           });
         } catch (error) {
           return problem(reply, error, language);

@@ -1,47 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import {
-  paymentEventSubject,
-  type MerchantScope,
-  type PaymentEventType,
-  type PaymentStatus,
-} from '@dzpay/contracts';
-import { traceCarrier, type Sql, type Tx } from '@dzpay/platform';
-import { paymentEvent, type PaymentRecord } from '../domain/payment-record.ts';
+import type { MerchantScope, PaymentEventType, PaymentStatus } from '@dzpay/contracts';
+import type { Sql, Tx } from '@dzpay/platform';
+import type { PaymentRecord } from '../domain/payment-record.ts';
 import { orderNumberOf } from '../domain/tokens.ts';
+import { outboxWriter } from './outbox-writer.ts';
+import { toColumns, toRecord, type PaymentPatch, type Row } from './payment-rows.ts';
 
-type Row = Record<string, unknown>;
-
-/** Columns a state change may set, in record (camelCase) names. */
-export type PaymentPatch = Partial<
-  Pick<
-    PaymentRecord,
-    | 'status'
-    | 'failureReason'
-    | 'cardnetOrderId'
-    | 'cardnetFormUrl'
-    | 'approvalCode'
-    | 'maskedPan'
-    | 'actionCode'
-    | 'refundedAmount'
-    | 'refundDue'
-    | 'awaitingVerdict'
-    | 'paidAt'
-  >
->;
-
-const COLUMNS: Record<keyof PaymentPatch, string> = {
-  status: 'status',
-  failureReason: 'failure_reason',
-  cardnetOrderId: 'cardnet_order_id',
-  cardnetFormUrl: 'cardnet_form_url',
-  approvalCode: 'approval_code',
-  maskedPan: 'masked_pan',
-  actionCode: 'action_code',
-  refundedAmount: 'refunded_amount',
-  refundDue: 'refund_due',
-  awaitingVerdict: 'awaiting_verdict',
-  paidAt: 'paid_at',
-};
+export type { PaymentPatch } from './payment-rows.ts';
 
 export type NewPayment = Omit<
   PaymentRecord,
@@ -55,34 +20,58 @@ export type NewPayment = Omit<
   | 'refundDue'
   | 'awaitingVerdict'
   | 'paidAt'
+  | 'sweepFailures'
   | 'createdAt'
   | 'updatedAt'
   | 'failureReason'
 > & { checkoutTokenHash: Buffer };
 
+/** The sale an attempt belongs to: at most one of its attempts is in flight or succeeded. */
+export type Sale = Pick<
+  PaymentRecord,
+  'merchantId' | 'mode' | 'referenceKind' | 'reference' | 'epoch'
+>;
+
+/** A settlement's claim on an attempt: writes made under it are refused once it is lost. */
+export type Lease = string;
+
+/** What recording a success came to. */
+export type SuccessOutcome =
+  | { kind: 'succeeded'; record: PaymentRecord }
+  /** Another attempt of the same sale succeeded first: this one must be refunded. */
+  | { kind: 'second-success'; record: PaymentRecord }
+  /** The attempt was decided meanwhile, or the lease was lost. */
+  | { kind: 'not-open' };
+
+const OPEN: PaymentStatus[] = ['pending', 'processing'];
+
 /** The payments schema. Every state change writes its event to the outbox in the same transaction. */
 export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date()) {
-  async function addEvent(tx: Tx, type: PaymentEventType, record: PaymentRecord): Promise<void> {
-    const event = paymentEvent(randomUUID(), type, record, clock());
-    await tx`insert into outbox (id, subject, payload, trace_carrier)
-             values (${event.id}, ${paymentEventSubject(type)}, ${tx.json(event)},
-               ${tx.json(traceCarrier())})`;
-  }
+  const addEvent = outboxWriter(clock);
+
+  /** `and settle_lease = …` when a lease is given: a lost lease writes nothing. */
+  const underLease = (tx: Sql | Tx, lease: Lease | undefined) =>
+    lease ? tx`and settle_lease = ${lease}` : tx``;
 
   return {
-    /** Inserts a pending attempt and its payment.created event; null when the reference is taken. */
+    /**
+     * Inserts a pending attempt and its payment.created event; null when the reference
+     * is taken: an order number used before, or a sale another attempt holds or paid.
+     */
     async insert(payment: NewPayment): Promise<PaymentRecord | null> {
       return sql.begin(async (tx) => {
         const [{ n }] = (await tx`select nextval('order_numbers')::bigint as n`) as unknown as [
           { n: number },
         ];
         const rows = await tx<Row[]>`
-          insert into payments (id, merchant_id, mode, channel, reference, merchant_name, amount, fee, total,
-            currency, language, status, success_url, failure_url, metadata, checkout_token_hash,
-            order_number, expires_at, locks_reference, product_label)
+          insert into payments (id, merchant_id, mode, channel, reference, reference_kind, epoch,
+            merchant_name, amount, fee, total, currency, language, status, success_url,
+            failure_url, metadata, checkout_token_hash, order_number, expires_at,
+            locks_reference, product_label)
           values (${payment.id}, ${payment.merchantId}, ${payment.mode}, ${payment.channel},
-            ${payment.reference}, ${payment.merchantName}, ${payment.amount}, ${payment.fee},
-            ${payment.total}, ${payment.currency}, ${payment.language}, ${payment.status},
+            ${payment.reference}, ${payment.referenceKind}, ${payment.epoch},
+            ${payment.merchantName}, ${payment.amount}, ${payment.fee}, ${payment.total},
+            ${payment.currency}, ${payment.language}, ${payment.status},
             ${payment.successUrl}, ${payment.failureUrl},
             ${payment.metadata ? tx.json(payment.metadata as never) : null},
             ${payment.checkoutTokenHash}, ${orderNumberOf(n)}, ${payment.expiresAt},
@@ -103,23 +92,16 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
       return rows[0] ? toRecord(rows[0]) : null;
     },
 
-    /** The in-flight attempt that holds a reference, if any. */
-    async findLockHolder(scope: MerchantScope, reference: string): Promise<PaymentRecord | null> {
+    /** The attempt that holds the sale (in flight) or paid it, if any: there is one at most. */
+    async saleHolder(sale: Sale): Promise<PaymentRecord | null> {
       const rows = await sql<Row[]>`
         select * from payments
-        where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and reference = ${reference}
-          and locks_reference and status in ('pending', 'processing')`;
-      return rows[0] ? toRecord(rows[0]) : null;
-    },
-
-    /** Whether an AGENCY attempt on the reference succeeded (and was not refunded) since `since`. */
-    async paidSince(scope: MerchantScope, reference: string, since: Date): Promise<boolean> {
-      const rows = await sql`
-        select 1 from payments
-        where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and reference = ${reference}
-          and channel = 'AGENCY' and status = 'success' and created_at >= ${since}
+        where merchant_id = ${sale.merchantId} and mode = ${sale.mode}
+          and reference_kind = ${sale.referenceKind} and reference = ${sale.reference}
+          and epoch = ${sale.epoch}
+          and locks_reference and status in ('pending', 'processing', 'success')
         limit 1`;
-      return rows.length > 0;
+      return rows[0] ? toRecord(rows[0]) : null;
     },
 
     async findById(id: string): Promise<PaymentRecord | null> {
@@ -132,11 +114,12 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
       return rows[0] ? toRecord(rows[0]) : null;
     },
 
-    /** Sets fields without a state change (the card network's order id and form). */
-    async annotate(id: string, patch: PaymentPatch): Promise<PaymentRecord> {
+    /** Sets fields without a state change; null when the lease was lost. */
+    async annotate(id: string, patch: PaymentPatch, lease?: Lease): Promise<PaymentRecord | null> {
       const [row] = await sql<Row[]>`
-        update payments set ${sql(toColumns(patch))}, updated_at = now() where id = ${id} returning *`;
-      return toRecord(row!);
+        update payments set ${sql(toColumns(patch))}, updated_at = now()
+        where id = ${id} ${underLease(sql, lease)} returning *`;
+      return row ? toRecord(row) : null;
     },
 
     /**
@@ -149,11 +132,12 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
       from: readonly PaymentStatus[],
       patch: PaymentPatch,
       eventType: PaymentEventType,
+      lease?: Lease,
     ): Promise<PaymentRecord | null> {
       return sql.begin(async (tx) => {
         const rows = await tx<Row[]>`
           update payments set ${tx(toColumns(patch))}, updated_at = now()
-          where id = ${id} and status in ${tx(from as PaymentStatus[])}
+          where id = ${id} and status in ${tx(from as PaymentStatus[])} ${underLease(tx, lease)}
           returning *`;
         if (!rows[0]) return null;
         const record = toRecord(rows[0]);
@@ -163,36 +147,82 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
     },
 
     /**
-     * Runs `work` while holding the row lock of a merchant's payment, so two refunds of
-     * one payment can never both ask the card network.
+     * Records an open attempt's success, unless another attempt of its sale succeeded
+     * already. The unique index payments_one_sale keeps a second attempt from opening
+     * while one is in flight or paid; this check, serialized per sale, is the backstop
+     * behind it: a success that would be the second is never recorded.
      */
-    async withLockedPayment<T>(
-      scope: MerchantScope,
-      id: string | null,
-      work: (
-        record: PaymentRecord | null,
-        save: (patch: PaymentPatch, event: PaymentEventType | null) => Promise<PaymentRecord>,
-      ) => Promise<T>,
-    ): Promise<T> {
-      return sql.begin(async (tx) => {
-        const rows = id
-          ? await tx<Row[]>`
-              select * from payments
-              where id = ${id} and merchant_id = ${scope.merchantId} and mode = ${scope.mode}
-              for update`
-          : [];
-        const save = async (patch: PaymentPatch, event: PaymentEventType | null) => {
+    async succeed(id: string, patch: PaymentPatch, lease?: Lease): Promise<SuccessOutcome> {
+      try {
+        return await sql.begin(async (tx): Promise<SuccessOutcome> => {
           const [row] = await tx<Row[]>`
-            update payments set ${tx(toColumns(patch))}, updated_at = now() where id = ${id} returning *`;
-          const record = toRecord(row!);
-          if (event) await addEvent(tx, event, record);
-          return record;
-        };
-        return work(rows[0] ? toRecord(rows[0]) : null, save);
-      }) as Promise<T>;
+            select * from payments
+            where id = ${id} and status in ${tx(OPEN)} ${underLease(tx, lease)}
+            for update`;
+          if (!row) return { kind: 'not-open' };
+          const current = toRecord(row);
+          if (current.locksReference && (await otherSuccess(tx, current))) {
+            return { kind: 'second-success', record: current };
+          }
+          const [updated] = await tx<Row[]>`
+            update payments set ${tx(toColumns({ ...patch, status: 'success' }))}, updated_at = now()
+            where id = ${id} returning *`;
+          const record = toRecord(updated!);
+          await addEvent(tx, 'payment.succeeded', record);
+          return { kind: 'succeeded', record };
+        });
+      } catch (error) {
+        if (!isSaleConflict(error)) throw error;
+        const [row] = await sql<Row[]>`select * from payments where id = ${id}`;
+        const current = row ? toRecord(row) : null;
+        return current ? { kind: 'second-success', record: current } : { kind: 'not-open' };
+      }
     },
 
-    /** Open attempts whose window has closed, or that have waited for an outcome too long. */
+    // ---- settlement leases ----
+
+    /**
+     * Claims the right to talk to the card network about an attempt for `leaseMs`: the
+     * return route, the payer's pages, the sweeper, refunds and other replicas take turns
+     * per payment. Answers the attempt as it is now and the lease, or null when another
+     * holds it. Nothing is held meanwhile: no connection, no transaction.
+     */
+    async claimSettlement(
+      id: string,
+      leaseMs: number,
+    ): Promise<{ record: PaymentRecord; lease: Lease } | null> {
+      const lease = randomUUID();
+      const [row] = await sql<Row[]>`
+        update payments
+        set settle_lease = ${lease},
+            settle_lease_until = now() + ${leaseMs} * interval '1 millisecond'
+        where id = ${id} and (settle_lease_until is null or settle_lease_until < now())
+        returning *`;
+      return row ? { record: toRecord(row), lease } : null;
+    },
+
+    /** Extends a held lease; false when it was lost (it ran out and another took it). */
+    async renewSettlement(id: string, lease: Lease, leaseMs: number): Promise<boolean> {
+      const rows = await sql`
+        update payments set settle_lease_until = now() + ${leaseMs} * interval '1 millisecond'
+        where id = ${id} and settle_lease = ${lease}
+        returning 1`;
+      return rows.length === 1;
+    },
+
+    async releaseSettlement(id: string, lease: Lease): Promise<void> {
+      await sql`
+        update payments set settle_lease = null, settle_lease_until = null
+        where id = ${id} and settle_lease = ${lease}`;
+    },
+
+    // ---- the sweeper ----
+
+    /**
+     * Open attempts whose window has closed, or that have waited for an outcome too
+     * long, oldest turn first. An attempt the sweeper failed to decide waits out its
+     * backoff (next_sweep_at), so newer attempts are never stuck behind it.
+     */
     async needingAttention(
       now: Date,
       processingStaleAfterMs: number,
@@ -202,147 +232,50 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
       const rows = await sql<Row[]>`
         select * from payments
         where status in ('pending', 'processing')
+          and (next_sweep_at is null or next_sweep_at <= ${now})
           and (expires_at <= ${now} or (status = 'processing' and updated_at <= ${staleBefore}))
-        order by expires_at
+          and (settle_lease_until is null or settle_lease_until < now())
+        order by coalesce(next_sweep_at, expires_at)
         limit ${limit}`;
       return rows.map(toRecord);
     },
 
-    /** Failed attempts the card network may still hold money for. */
-    async refundsDue(limit: number): Promise<PaymentRecord[]> {
+    /** Failed attempts the card network may still hold money for, whose turn has come. */
+    async refundsDue(now: Date, limit: number): Promise<PaymentRecord[]> {
       const rows = await sql<Row[]>`
-        select * from payments where refund_due order by updated_at limit ${limit}`;
+        select * from payments
+        where refund_due and coalesce(next_sweep_at, updated_at) <= ${now}
+          and (settle_lease_until is null or settle_lease_until < now())
+        order by coalesce(next_sweep_at, updated_at)
+        limit ${limit}`;
       return rows.map(toRecord);
     },
 
-    /**
-     * Runs `work` while this process alone settles the payment: the return route, the
-     * payer's pages, the sweeper and other replicas never talk to the card network about
-     * one payment at the same time. The lock is a session advisory lock on a reserved
-     * connection, so a process that dies mid-settlement releases it with its connection.
-     * Returns null when someone else holds it.
-     */
-    async whileSettling<T>(id: string, work: () => Promise<T>): Promise<T | null> {
-      const connection = await sql.reserve();
-      const name = `dzpay:settle:${id}`;
-      try {
-        const [lock] = await connection<{ held: boolean }[]>`
-          select pg_try_advisory_lock(hashtext(${name})) as held`;
-        if (!lock?.held) return null;
-        try {
-          return await work();
-        } finally {
-          await connection`select pg_advisory_unlock(hashtext(${name}))`;
-        }
-      } finally {
-        connection.release();
-      }
-    },
-
-    // ---- idempotency keys ----
-
-    /**
-     * Claims a key for a first request, or says what an earlier one left: its answer to
-     * replay, a mismatch (same key, other body), or that it is still running.
-     */
-    async claimIdempotencyKey(
-      scope: MerchantScope,
-      key: string,
-      fingerprint: string,
-    ): Promise<
-      | { kind: 'claimed' }
-      | { kind: 'replay'; response: unknown }
-      | { kind: 'mismatch' }
-      | { kind: 'in-progress' }
-    > {
-      // A key whose first request died without an answer (a crash) is claimed again
-      // after a minute, rather than refusing every retry for 24 hours.
-      const inserted = await sql`
-        insert into idempotency_keys (merchant_id, mode, key, fingerprint)
-        values (${scope.merchantId}, ${scope.mode}, ${key}, ${fingerprint})
-        on conflict (merchant_id, mode, key) do update
-          set fingerprint = excluded.fingerprint, created_at = now()
-          where idempotency_keys.response is null
-            and idempotency_keys.fingerprint = excluded.fingerprint
-            and idempotency_keys.created_at < now() - interval '1 minute'
-        returning key`;
-      if (inserted.length === 1) return { kind: 'claimed' };
-      const [row] = await sql<{ fingerprint: string; response: unknown; created_at: Date }[]>`
-        select fingerprint, response, created_at from idempotency_keys
-        where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and key = ${key}`;
-      if (!row) return { kind: 'in-progress' };
-      if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
-      return row.response === null
-        ? { kind: 'in-progress' }
-        : { kind: 'replay', response: row.response };
-    },
-
-    async storeIdempotentResponse(
-      scope: MerchantScope,
-      key: string,
-      response: unknown,
-    ): Promise<void> {
+    /** When the sweeper looks at the attempt again: null = as soon as it is due. */
+    async scheduleSweep(id: string, failures: number, nextAt: Date | null): Promise<void> {
       await sql`
-        update idempotency_keys set response = ${sql.json(response as never)}
-        where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and key = ${key}`;
-    },
-
-    /** Frees a key whose request failed before it had an answer worth replaying. */
-    async releaseIdempotencyKey(scope: MerchantScope, key: string): Promise<void> {
-      await sql`
-        delete from idempotency_keys
-        where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and key = ${key} and response is null`;
-    },
-
-    /** Keys are replayed for 24 hours (ARCHITECTURE.md §6), then forgotten. */
-    async forgetIdempotencyKeys(olderThan: Date): Promise<number> {
-      const rows =
-        await sql`delete from idempotency_keys where created_at < ${olderThan} returning 1`;
-      return rows.length;
+        update payments set sweep_failures = ${failures}, next_sweep_at = ${nextAt}
+        where id = ${id}`;
     },
   };
+
+  async function otherSuccess(tx: Tx, record: PaymentRecord): Promise<boolean> {
+    const sale = `${record.merchantId}:${record.mode}:${record.referenceKind}:${record.epoch}:${record.reference}`;
+    await tx`select pg_advisory_xact_lock(hashtextextended(${sale}, 0))`;
+    const rows = await tx`
+      select 1 from payments
+      where merchant_id = ${record.merchantId} and mode = ${record.mode}
+        and reference_kind = ${record.referenceKind} and reference = ${record.reference}
+        and epoch = ${record.epoch} and status = 'success' and id <> ${record.id}
+      limit 1`;
+    return rows.length > 0;
+  }
 }
 
 export type PaymentsRepository = ReturnType<typeof paymentsRepository>;
 
-function toColumns(patch: PaymentPatch): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(patch).map(([field, value]) => [COLUMNS[field as keyof PaymentPatch], value]),
-  );
-}
-
-function toRecord(row: Row): PaymentRecord {
-  return {
-    id: row.id as string,
-    merchantId: row.merchant_id as string,
-    mode: row.mode as PaymentRecord['mode'],
-    channel: row.channel as PaymentRecord['channel'],
-    reference: row.reference as string,
-    merchantName: row.merchant_name as string,
-    amount: row.amount as number,
-    fee: row.fee as number,
-    total: row.total as number,
-    currency: row.currency as string,
-    language: row.language as PaymentRecord['language'],
-    status: row.status as PaymentStatus,
-    failureReason: (row.failure_reason as string | null) ?? null,
-    successUrl: (row.success_url as string | null) ?? null,
-    failureUrl: (row.failure_url as string | null) ?? null,
-    metadata: (row.metadata as Record<string, unknown> | null) ?? null,
-    orderNumber: row.order_number as string,
-    cardnetOrderId: (row.cardnet_order_id as string | null) ?? null,
-    cardnetFormUrl: (row.cardnet_form_url as string | null) ?? null,
-    approvalCode: (row.approval_code as string | null) ?? null,
-    maskedPan: (row.masked_pan as string | null) ?? null,
-    actionCode: (row.action_code as number | null) ?? null,
-    refundedAmount: row.refunded_amount as number,
-    refundDue: row.refund_due as boolean,
-    locksReference: row.locks_reference as boolean,
-    awaitingVerdict: row.awaiting_verdict as boolean,
-    productLabel: (row.product_label as string | null) ?? null,
-    expiresAt: row.expires_at as Date,
-    paidAt: (row.paid_at as Date | null) ?? null,
-    createdAt: row.created_at as Date,
-    updatedAt: row.updated_at as Date,
-  };
+/** The sale index refused a row: another attempt holds or paid the sale. */
+function isSaleConflict(error: unknown): boolean {
+  const { code, constraint_name } = (error ?? {}) as { code?: string; constraint_name?: string };
+  return code === '23505' && constraint_name === 'payments_one_sale';
 }

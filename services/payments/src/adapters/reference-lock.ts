@@ -1,4 +1,5 @@
 import { inSpan, SpanKind, type Redis } from '@dzpay/platform';
+import type { Sale } from './payments-repository.ts';
 
 const redisSpan = { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'redis' } };
 
@@ -7,27 +8,21 @@ const redisSpan = { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'redi
  * Postgres the losing attempts; Postgres (a partial unique index) stays the truth.
  */
 export function referenceLocks(redis: Redis) {
-  const keyOf = (merchantId: string, mode: string, reference: string) =>
-    `lock:${merchantId}:${mode}:${Buffer.from(reference).toString('base64url')}`;
+  // One gate per sale, like the index behind it: a product and a QR token of the same
+  // name, or two versions of a QR configuration, are different sales.
+  const keyOf = (sale: Sale) =>
+    `lock:${sale.merchantId}:${sale.mode}:${sale.referenceKind}:${sale.epoch}:${Buffer.from(sale.reference).toString('base64url')}`;
   return {
     /** True when this caller now holds the gate for `ttlMs`. */
-    async acquire(
-      merchantId: string,
-      mode: string,
-      reference: string,
-      holder: string,
-      ttlMs: number,
-    ) {
+    async acquire(sale: Sale, holder: string, ttlMs: number) {
       const answer = await inSpan('redis SET reference lock', redisSpan, () =>
-        redis.set(keyOf(merchantId, mode, reference), holder, 'PX', ttlMs, 'NX'),
+        redis.set(keyOf(sale), holder, 'PX', ttlMs, 'NX'),
       );
       return answer === 'OK';
     },
-    /** Opens a gate whose holder no longer holds the reference in Postgres (stale). */
-    async clear(merchantId: string, mode: string, reference: string) {
-      await inSpan('redis DEL reference lock', redisSpan, () =>
-        redis.del(keyOf(merchantId, mode, reference)),
-      );
+    /** Opens a gate whose holder no longer holds the sale in Postgres (stale). */
+    async clear(sale: Sale) {
+      await inSpan('redis DEL reference lock', redisSpan, () => redis.del(keyOf(sale)));
     },
   };
 }

@@ -4,6 +4,12 @@ import type { CheckoutStatus, PaymentStatus } from '@dzpay/contracts';
 export const EXPIRED = 'expired';
 
 /**
+ * Why an attempt failed although its card was charged: another attempt of the same sale
+ * succeeded first. The charge is refunded.
+ */
+export const ALREADY_PAID = 'already paid';
+
+/**
  * The hosted-checkout API's status of an attempt: internal `pending` reads `created`,
  * and a failure because the window closed reads `expired`.
  */

@@ -2,6 +2,7 @@ import { centimesToDzd } from '@dzpay/contracts';
 import type {
   Language,
   Mode,
+  ReferenceKind,
   PaymentEvent,
   PaymentEventType,
   PaymentStatus,
@@ -16,6 +17,10 @@ export interface PaymentRecord {
   mode: Mode;
   channel: 'CHECKOUT' | 'AGENCY';
   reference: string;
+  /** What the reference names: an order (CHECKOUT), a product or a QR token (AGENCY). */
+  referenceKind: ReferenceKind;
+  /** The sale: 0 for an order or a product, the configuration version for a QR code. */
+  epoch: number;
   merchantName: string;
   amount: number;
   fee: number;
@@ -42,6 +47,8 @@ export interface PaymentRecord {
   awaitingVerdict: boolean;
   /** AGENCY: what the partner calls the product, shown to the payer. */
   productLabel: string | null;
+  /** Sweeper passes in a row that failed to decide it (its backoff). */
+  sweepFailures: number;
   expiresAt: Date;
   paidAt: Date | null;
   createdAt: Date;
@@ -105,6 +112,8 @@ export function paymentEvent(
       paidAt: record.paidAt?.toISOString() ?? null,
       metadata: record.metadata as PaymentEvent['data']['metadata'],
       createdAt: record.createdAt.toISOString(),
+      referenceKind: record.referenceKind,
+      epoch: record.epoch,
       ...(record.channel === 'AGENCY'
         ? { lockExpiresAt: lockExpiryOf(record), locksReference: record.locksReference }
         : {}),

@@ -4,7 +4,6 @@ import {
   hasAtMostTwoDecimals,
   Rpc,
   type AttemptStartRequest,
-  type MerchantScope,
 } from '@dzpay/contracts';
 import {
   AppError,
@@ -14,9 +13,10 @@ import {
   type RpcServer,
 } from '@dzpay/platform';
 import { lookupProduct } from '../adapters/partner-client.ts';
-import type { PaymentsRepository } from '../adapters/payments-repository.ts';
+import type { PaymentsRepository, Sale } from '../adapters/payments-repository.ts';
 import type { ReferenceLocks } from '../adapters/reference-lock.ts';
 import { refusalOf } from '../domain/charge.ts';
+import { isOpen } from '../domain/checkout-status.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
 import type { ReferenceLockMetrics } from '../adapters/lock-metrics.ts';
 import { openAttempt, type OpenAttemptDeps } from './open-attempt.ts';
@@ -41,7 +41,6 @@ export function serveAttemptHandlers(deps: {
   const { repository, locks, logger } = deps;
 
   async function start({ merchant, reference, language, source }: AttemptStartRequest) {
-    const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
     const product =
       source.kind === 'product' ? await lookupProduct(source.partner, reference) : null;
     if (product && !hasAtMostTwoDecimals(product.amount)) {
@@ -60,42 +59,49 @@ export function serveAttemptHandlers(deps: {
         refusal.details ? { details: refusal.details } : {},
       );
 
-    if (holds) await passGate(scope, reference);
-    // A product is paid once; a single-use QR configuration once since it was set. (The
-    // partner may not know yet: its webhook can be on its way.)
-    const paidAfter =
-      source.kind === 'product'
-        ? new Date(0)
-        : source.singleUse
-          ? new Date(source.configuredAt)
-          : null;
-    if (paidAfter && (await repository.paidSince(scope, reference, paidAfter))) {
-      throw new AppError('PARTNER409_ALREADY_PAID', 'this reference is already paid', {
-        details: { reference },
-      });
-    }
+    // A product is sold once; a single-use QR configuration once per version.
+    const sale: Sale = {
+      merchantId: merchant.merchantId,
+      mode: merchant.mode,
+      referenceKind: source.kind,
+      reference,
+      epoch: source.kind === 'qr' ? source.configVersion : 0,
+    };
+    if (holds) await passGate(sale);
     const open = () =>
       openAttempt(deps.open, {
         terms: merchant,
         channel: 'AGENCY',
         reference,
+        referenceKind: sale.referenceKind,
+        epoch: sale.epoch,
         amount,
         language,
         locksReference: holds,
         productLabel: product?.label ?? null,
         metadata: product?.metadata ?? null,
       });
-    let opened = await open();
-    // Postgres says another attempt holds it. One whose window closed is settled on the
-    // spot (its Redis gate may have expired with it), and the reference tried once more.
-    if (
-      !opened &&
-      (await settleIfExpired(await repository.findLockHolder(scope, reference))) === null
-    ) {
-      opened = await open();
+    // Postgres decides: the insert conflicts while another attempt holds or paid the
+    // sale. A holder whose window closed is settled on the spot, and when it turns out
+    // failed the sale is tried once more.
+    for (let round = 0; round < 2; round++) {
+      const opened = await open();
+      if (opened) return { paymentId: opened.record.id, checkoutToken: opened.checkoutToken };
+      refuseIfTaken(await holderOf(sale));
     }
-    if (!opened) throw locked(await repository.findLockHolder(scope, reference));
-    return { paymentId: opened.record.id, checkoutToken: opened.checkoutToken };
+    throw locked(null);
+  }
+
+  /** The attempt that holds or paid the sale, brought up to date when its window closed. */
+  async function holderOf(sale: Sale): Promise<PaymentRecord | null> {
+    const holder = await repository.saleHolder(sale);
+    if (!holder || !isOpen(holder.status) || deps.open.clock() < holder.expiresAt) return holder;
+    // Until settlement has asked the card network it still holds the sale: the card may
+    // have been paid in time.
+    return deps.settle.reconcile(holder).then(
+      (settled) => (settled.status === 'success' || isOpen(settled.status) ? settled : null),
+      () => holder,
+    );
   }
 
   /** start, with the outcome of attempts that hold a reference counted. */
@@ -111,41 +117,21 @@ export function serveAttemptHandlers(deps: {
     }
   }
 
-  /** The holder, or null once it is decided (settled here when its window closed). */
-  async function settleIfExpired(holder: PaymentRecord | null): Promise<PaymentRecord | null> {
-    if (!holder || deps.open.clock() < holder.expiresAt) return holder;
-    return deps.settle.reconcile(holder).then(
-      (settled) =>
-        settled.status === 'pending' || settled.status === 'processing' ? settled : null,
-      () => holder,
-    );
-  }
-
   /**
-   * Redis's word first. A closed gate is checked against Postgres: an attempt whose
-   * window closed is settled on the spot, and a gate nobody holds any more (a crash, a
-   * flush) is opened. Redis being down only costs the early refusal.
+   * Redis's word first. A closed gate is checked against Postgres: a paid sale is
+   * refused as paid, a held one as locked, and a gate nobody holds any more (a crash, a
+   * flush, a holder just decided) is opened. Redis being down only costs the early refusal.
    */
-  async function passGate(scope: MerchantScope, reference: string): Promise<void> {
+  async function passGate(sale: Sale): Promise<void> {
     const ttl = deps.open.windowMs;
     const acquire = () =>
-      locks
-        .acquire(scope.merchantId, scope.mode, reference, randomUUID(), ttl)
-        .catch((err: unknown) => {
-          logger.warn({ err }, 'reference lock gate unavailable; Postgres decides alone');
-          return true;
-        });
+      locks.acquire(sale, randomUUID(), ttl).catch((err: unknown) => {
+        logger.warn({ err }, 'reference lock gate unavailable; Postgres decides alone');
+        return true;
+      });
     if (await acquire()) return;
-    let holder = await repository.findLockHolder(scope, reference);
-    if (holder && deps.open.clock() >= holder.expiresAt) {
-      holder = await deps.settle.reconcile(holder).then(
-        (settled) =>
-          settled.status === 'pending' || settled.status === 'processing' ? settled : null,
-        () => holder,
-      );
-    }
-    if (holder) throw locked(holder);
-    await locks.clear(scope.merchantId, scope.mode, reference).catch(() => undefined);
+    refuseIfTaken(await holderOf(sale));
+    await locks.clear(sale).catch(() => undefined);
     await acquire();
   }
 
@@ -161,6 +147,17 @@ export function serveAttemptHandlers(deps: {
   ]);
 }
 
+/** Refuses a sale that another attempt paid (ALREADY_PAID) or holds (LOCKED). */
+function refuseIfTaken(holder: PaymentRecord | null): void {
+  if (!holder) return;
+  if (holder.status === 'success') {
+    throw new AppError('PARTNER409_ALREADY_PAID', 'this reference is already paid', {
+      details: { reference: holder.reference },
+    });
+  }
+  throw locked(holder);
+}
+
 function lockOutcomeOf(error: unknown): 'locked' | 'paid' | 'failed' {
   if (!(error instanceof AppError)) return 'failed';
   if (error.code === 'REFERENCE409_LOCKED') return 'locked';
@@ -169,7 +166,9 @@ function lockOutcomeOf(error: unknown): 'locked' | 'paid' | 'failed' {
 
 /** Another payer holds the reference: say until when, so the page can say when to retry. */
 function locked(holder: PaymentRecord | null): AppError {
-  const retryAt = holder && !holder.awaitingVerdict ? holder.expiresAt.toISOString() : null;
+  // Past its window, an undecided holder has no end to tell: the card network decides.
+  const ends = holder && !holder.awaitingVerdict && holder.expiresAt > new Date();
+  const retryAt = ends ? holder.expiresAt.toISOString() : null;
   return new AppError('REFERENCE409_LOCKED', 'this reference is being paid', {
     details: { retryAt },
   });

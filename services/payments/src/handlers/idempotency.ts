@@ -1,29 +1,36 @@
 import { RpcFailure, type MerchantScope } from '@dzpay/contracts';
-import { AppError } from '@dzpay/platform';
+import { AppError, type Logger } from '@dzpay/platform';
 import type { z } from 'zod';
-import type { PaymentsRepository } from '../adapters/payments-repository.ts';
+import type { IdempotencyRepository } from '../adapters/idempotency-repository.ts';
 
 /** Codes whose answer is worth replaying for the same Idempotency-Key: not "retry later". */
 const TRANSIENT = new Set(['SERVICE503_UNAVAILABLE', 'INTERNAL500_ERROR']);
 
+export interface IdempotencyDeps {
+  keys: IdempotencyRepository;
+  logger: Logger;
+  /** How long a key stays claimed without renewal: a request that dies frees it this late. */
+  leaseMs: number;
+}
+
 /**
  * Runs an operation once per Idempotency-Key: the first answer (success or a definite
  * error) is stored and replayed, parsed with the operation's own schema; the same key
- * with another request is refused; a key whose request died frees itself after a minute.
+ * with another request is refused. A key is held by its running request (a lease it
+ * renews), so a retry never runs it a second time alongside the first; an answer that
+ * says "retry later" leaves the key bound to its request for the retry to take over.
  */
 export async function idempotent<S extends z.ZodType>(
-  repository: PaymentsRepository,
+  deps: IdempotencyDeps,
   scope: MerchantScope,
   idempotency: { key: string; fingerprint: string } | undefined,
   reply: S,
   run: () => Promise<z.infer<S>>,
 ): Promise<{ value: z.infer<S>; replayed: boolean }> {
   if (!idempotency) return { value: await run(), replayed: false };
-  const claim = await repository.claimIdempotencyKey(
-    scope,
-    idempotency.key,
-    idempotency.fingerprint,
-  );
+  const { keys, leaseMs } = deps;
+  const { key } = idempotency;
+  const claim = await keys.claim(scope, key, idempotency.fingerprint, leaseMs);
   if (claim.kind === 'mismatch') {
     throw new AppError(
       'IDEMPOTENCY409_KEY_REUSED',
@@ -38,21 +45,29 @@ export async function idempotent<S extends z.ZodType>(
   }
   if (claim.kind === 'replay') return { value: replay(reply, claim.response), replayed: true };
 
+  const { owner } = claim;
+  const renewal = setInterval(
+    () => {
+      keys
+        .renew(scope, key, owner, leaseMs)
+        .catch((err: unknown) => deps.logger.warn({ err }, 'idempotency key lease renewal failed'));
+    },
+    Math.max(1, Math.floor(leaseMs / 3)),
+  );
   try {
     const value = await run();
-    await repository.storeIdempotentResponse(scope, idempotency.key, { ok: true, value });
+    await keys.store(scope, key, owner, { ok: true, value });
     return { value, replayed: false };
   } catch (error) {
     if (error instanceof AppError && !TRANSIENT.has(error.code)) {
       const { code, message, details } = error;
-      await repository.storeIdempotentResponse(scope, idempotency.key, {
-        ok: false,
-        error: { code, message, details },
-      });
+      await keys.store(scope, key, owner, { ok: false, error: { code, message, details } });
     } else {
-      await repository.releaseIdempotencyKey(scope, idempotency.key);
+      await keys.letGo(scope, key, owner);
     }
     throw error;
+  } finally {
+    clearInterval(renewal);
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Language, MerchantTerms } from '@dzpay/contracts';
+import type { Language, MerchantTerms, ReferenceKind } from '@dzpay/contracts';
 import { AppError, type Logger } from '@dzpay/platform';
 import { CardNetworkError, type CardNetwork } from '../adapters/cardnet/card-network.ts';
 import type { PaymentsRepository } from '../adapters/payments-repository.ts';
@@ -20,6 +20,9 @@ export interface AttemptSpec {
   terms: MerchantTerms;
   channel: 'CHECKOUT' | 'AGENCY';
   reference: string;
+  /** What the reference names (an order for CHECKOUT), and its sale (0 unless a QR version). */
+  referenceKind: ReferenceKind;
+  epoch: number;
   /** Centimes before the fee. */
   amount: number;
   language: Language;
@@ -50,6 +53,8 @@ export async function openAttempt(
     mode: spec.terms.mode,
     channel: spec.channel,
     reference: spec.reference,
+    referenceKind: spec.referenceKind,
+    epoch: spec.epoch,
     merchantName: spec.terms.name,
     amount: charge.amount,
     fee: charge.fees,
@@ -87,7 +92,7 @@ export async function openAttempt(
       cardnetOrderId: order.orderId,
       cardnetFormUrl: order.formUrl,
     });
-    return { record: registered, checkoutToken: token };
+    return { record: registered ?? record, checkoutToken: token };
   } catch (error) {
     if (!(error instanceof CardNetworkError)) throw error;
     deps.logger.warn({ err: error, paymentId: id }, 'card network registration failed');

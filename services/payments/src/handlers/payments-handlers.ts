@@ -19,9 +19,9 @@ import type { CardNetwork } from '../adapters/cardnet/card-network.ts';
 import type { PaymentsRepository } from '../adapters/payments-repository.ts';
 import { refusalOf } from '../domain/charge.ts';
 import { paymentView } from '../domain/payment-record.ts';
-import { idempotent } from './idempotency.ts';
+import { idempotent, type IdempotencyDeps } from './idempotency.ts';
 import { openAttempt } from './open-attempt.ts';
-import { refunder } from './refund.ts';
+import type { refunder } from './refund.ts';
 
 export interface PaymentsHandlersDeps {
   nats: NatsConnection;
@@ -31,6 +31,8 @@ export interface PaymentsHandlersDeps {
   logger: Logger;
   /** Base URL of the gateway's pages: the card network sends payers back there. */
   publicBaseUrl: string;
+  idempotency: IdempotencyDeps;
+  refund: ReturnType<typeof refunder>;
   windowMs?: number;
   clock?: () => Date;
 }
@@ -59,6 +61,8 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
         terms,
         channel: 'CHECKOUT',
         reference: body.reference,
+        referenceKind: 'order',
+        epoch: 0,
         amount: body.amount,
         language: body.language ?? 'fr',
         successUrl: body.successUrl ?? null,
@@ -81,7 +85,7 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
   async function register({ merchant, payment, idempotency }: PaymentsRegisterRequest) {
     const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
     const { value, replayed } = await idempotent(
-      repository,
+      deps.idempotency,
       scope,
       idempotency,
       PaymentsRegisterReply,
@@ -89,8 +93,6 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
     );
     return { ...value, replayed };
   }
-
-  const refund = refunder(deps);
 
   return Promise.all([
     serveRpc(nats, prefix, Rpc.paymentsRegister, register, logger),
@@ -113,9 +115,11 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
       nats,
       prefix,
       Rpc.paymentsRefund,
-      async ({ idempotency, ...request }) =>
-        (await idempotent(repository, request, idempotency, PaymentView, () => refund(request)))
-          .value,
+      async ({ idempotency, ...request }) => {
+        const refund = () => deps.refund({ ...request, idempotencyKey: idempotency?.key ?? null });
+        return (await idempotent(deps.idempotency, request, idempotency, PaymentView, refund))
+          .value;
+      },
       logger,
     ),
   ]);

@@ -4,17 +4,25 @@ import {
   type CardNetwork,
   type CardOrderStatus,
 } from '../adapters/cardnet/card-network.ts';
-import type { PaymentsRepository } from '../adapters/payments-repository.ts';
+import type { PaymentPatch, PaymentsRepository } from '../adapters/payments-repository.ts';
 import { cardOutcome } from '../domain/card-outcome.ts';
-import { EXPIRED, isOpen, OPEN_STATUSES } from '../domain/checkout-status.ts';
+import { ALREADY_PAID, EXPIRED, isOpen, OPEN_STATUSES } from '../domain/checkout-status.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
+import type { RefundReason } from '../domain/refund-intent.ts';
+import type { RefundExecutor } from './refund-executor.ts';
+import type { Claimed, WithSettlement } from './settlement.ts';
 
 export interface SettleDeps {
   repository: PaymentsRepository;
   cardNetworks: Record<'test' | 'live', CardNetwork>;
+  refunds: RefundExecutor;
+  withSettlement: WithSettlement;
   logger: Logger;
   clock: () => Date;
 }
+
+/** How long a payer's return waits for another settlement of the same payment to end. */
+const PAYER_WAIT_MS = 2_000;
 
 /** A card order may still be paid this long after our window closed (clock skew, late form). */
 const LATE_PAYMENT_GRACE_MS = 10 * 60 * 1000;
@@ -22,65 +30,127 @@ const LATE_PAYMENT_GRACE_MS = 10 * 60 * 1000;
 /**
  * Brings an attempt in line with what the card network says of its order. Used by the
  * return route (after confirmOrder), the payer's pages and the sweeper, so every path
- * decides an attempt the same way — and one at a time: each settlement holds the
- * payment's settlement lock. Never trusts the payer's redirect: the order is always read
- * server to server, its amount and its time checked.
+ * decides an attempt the same way, and one at a time: each settlement holds the
+ * payment's settlement lease. Never trusts the payer's redirect: the order is always read
+ * server to server, its amount and its time checked. Money dzpay refuses (paid late, for
+ * another amount, or the second success of a sale) is recorded as a failure first and
+ * then refunded through an intent, so it is returned exactly once.
  */
 export function settler(deps: SettleDeps) {
   const { repository, logger, clock } = deps;
   const network = (record: PaymentRecord) => deps.cardNetworks[record.mode];
 
-  async function apply(record: PaymentRecord, order: CardOrderStatus): Promise<PaymentRecord> {
+  async function apply(claimed: Claimed, order: CardOrderStatus): Promise<PaymentRecord> {
+    const { record } = claimed;
     const outcome = cardOutcome(order, record.total, record.expiresAt, clock());
     switch (outcome.kind) {
       case 'undecided':
         return record;
       case 'paid':
-        return transition(record, {
-          status: 'success',
+        return succeed(claimed, order, {
           paidAt: clock(),
           approvalCode: outcome.approvalCode,
           maskedPan: outcome.maskedPan,
           actionCode: outcome.actionCode,
         });
       case 'declined':
-        return fail(record, outcome.reason, {
+        return fail(claimed, outcome.reason, {
           actionCode: outcome.actionCode,
           maskedPan: outcome.maskedPan,
         });
       case 'expire':
-        return expire(record);
+        return expire(claimed);
       case 'late':
-      case 'amount-mismatch': {
+      case 'amount-mismatch':
         logger.warn(
           { paymentId: record.id, outcome: outcome.kind },
           'card network took money we refuse',
         );
-        const refunded = await refundAll(record);
-        return fail(record, outcome.kind === 'late' ? EXPIRED : 'amount mismatch', {
-          refundDue: !refunded,
-        });
-      }
+        return refuse(
+          claimed,
+          order,
+          outcome.kind,
+          outcome.kind === 'late' ? EXPIRED : 'amount mismatch',
+        );
     }
   }
 
-  async function transition(
-    record: PaymentRecord,
-    patch: Parameters<PaymentsRepository['transition']>[2],
-  ) {
+  async function succeed(
+    claimed: Claimed,
+    order: CardOrderStatus,
+    patch: PaymentPatch,
+  ): Promise<PaymentRecord> {
+    const recorded = await repository.succeed(claimed.record.id, patch, claimed.lease);
+    if (recorded.kind === 'succeeded') return recorded.record;
+    if (recorded.kind === 'not-open') return reread(claimed.record);
+    // The backstop: the sale was paid by another attempt. This payer's money goes back,
+    // and the partner hears payment.fail for this attempt, never a second success.
+    logger.error(
+      { paymentId: claimed.record.id, reference: claimed.record.reference },
+      'a second success for one sale: refunded and recorded as failed',
+    );
+    return refuse(claimed, order, 'already-paid', ALREADY_PAID);
+  }
+
+  /** Records the attempt as failed, then returns what the card network kept of it. */
+  async function refuse(
+    claimed: Claimed,
+    order: CardOrderStatus,
+    reason: RefundReason,
+    failureReason: string,
+  ): Promise<PaymentRecord> {
+    const failed = await fail(claimed, failureReason, { refundDue: true });
+    if (failed.status !== 'failed' || !failed.refundDue) return failed;
+    const returned = await returnKept({ ...claimed, record: failed }, order, reason);
+    return returned
+      ? ((await repository.annotate(failed.id, { refundDue: false }, claimed.lease)) ?? failed)
+      : failed;
+  }
+
+  /** Refunds whatever the card network kept of the order; false while that is not done. */
+  async function returnKept(
+    claimed: Claimed,
+    order: CardOrderStatus,
+    reason: RefundReason,
+  ): Promise<boolean> {
+    try {
+      const open = await deps.refunds.completeOpen(claimed);
+      if (open?.kind === 'unknown') return false;
+      const current = open ? await network(claimed.record).status(order.orderId) : order;
+      const kept = current.amount - current.refundedAmount;
+      if (current.state !== 'deposited' || kept <= 0) return true;
+      const refunded = await deps.refunds.refund(claimed, {
+        amount: kept,
+        reason,
+        idempotencyKey: null,
+        baseRefunded: current.refundedAmount,
+      });
+      return refunded.kind === 'succeeded';
+    } catch (err) {
+      if (!(err instanceof CardNetworkError)) throw err;
+      logger.error(
+        { err, paymentId: claimed.record.id },
+        'refund of money we refuse failed; the sweeper retries',
+      );
+      return false;
+    }
+  }
+
+  async function transition(claimed: Claimed, patch: PaymentPatch): Promise<PaymentRecord> {
     const eventType = patch.status === 'success' ? 'payment.succeeded' : 'payment.failed';
+    const { record, lease } = claimed;
     return (
-      (await repository.transition(record.id, OPEN_STATUSES, patch, eventType)) ??
+      (await repository.transition(record.id, OPEN_STATUSES, patch, eventType, lease)) ??
       (await reread(record))
     );
   }
 
   function fail(
-    record: PaymentRecord,
+    claimed: Claimed,
     reason: string,
     extra: { actionCode?: number | null; maskedPan?: string | null; refundDue?: boolean } = {},
   ): Promise<PaymentRecord> {
-    return transition(record, { status: 'failed', failureReason: reason, ...extra });
+    return transition(claimed, { status: 'failed', failureReason: reason, ...extra });
   }
 
   /**
@@ -89,34 +159,18 @@ export function settler(deps: SettleDeps) {
    * the order was paid meanwhile, its time decides. Whatever happens, the sweeper looks
    * at the order once more later (refund due) in case money lands after all.
    */
-  async function expire(record: PaymentRecord): Promise<PaymentRecord> {
-    if (!record.cardnetOrderId) return fail(record, EXPIRED);
+  async function expire(claimed: Claimed): Promise<PaymentRecord> {
+    const { record } = claimed;
+    if (!record.cardnetOrderId) return fail(claimed, EXPIRED);
     try {
       const order = await network(record).reverse(record.cardnetOrderId);
-      if (order.state === 'deposited') return apply(record, order);
+      if (order.state === 'deposited') return apply(claimed, order);
     } catch (error) {
       if (!(error instanceof CardNetworkError)) throw error;
       const order = await network(record).status(record.cardnetOrderId);
-      if (order.state === 'deposited') return apply(record, order);
+      if (order.state === 'deposited') return apply(claimed, order);
     }
-    return fail(record, EXPIRED, { refundDue: true });
-  }
-
-  /** Refunds whatever the card network kept of the order; false when it could not. */
-  async function refundAll(record: PaymentRecord): Promise<boolean> {
-    try {
-      const order = await network(record).status(record.cardnetOrderId!);
-      const kept = order.amount - order.refundedAmount;
-      if (order.state === 'deposited' && kept > 0)
-        await network(record).refund(record.cardnetOrderId!, kept);
-      return true;
-    } catch (err) {
-      logger.error(
-        { err, paymentId: record.id },
-        'refund of money we refuse failed; the sweeper retries',
-      );
-      return false;
-    }
+    return fail(claimed, EXPIRED, { refundDue: true });
   }
 
   async function reread(record: PaymentRecord): Promise<PaymentRecord> {
@@ -128,49 +182,112 @@ export function settler(deps: SettleDeps) {
     return error instanceof CardNetworkError && error.kind === 'rejected';
   }
 
-  /** Runs a settlement under the payment's lock; without the lock, shows the current state. */
+  /**
+   * Runs a settlement under the payment's lease; without the lease (another settlement
+   * holds it, even after `waitMs`), shows the current state.
+   */
   async function settling(
     record: PaymentRecord,
-    work: (fresh: PaymentRecord) => Promise<PaymentRecord>,
-  ) {
-    const settled = await repository.whileSettling(record.id, async () =>
-      work(await reread(record)),
-    );
-    return settled ?? (await reread(record));
+    work: (claimed: Claimed) => Promise<PaymentRecord>,
+    waitMs = 0,
+  ): Promise<PaymentRecord> {
+    return (await deps.withSettlement(record.id, work, { waitMs })) ?? (await reread(record));
+  }
+
+  async function reconcileOpen(claimed: Claimed): Promise<PaymentRecord> {
+    const { record: fresh } = claimed;
+    if (!isOpen(fresh.status)) return fresh;
+    const windowClosed = clock() >= fresh.expiresAt;
+    if (!fresh.cardnetOrderId) return windowClosed ? fail(claimed, EXPIRED) : fresh;
+    try {
+      return await apply(claimed, await network(fresh).status(fresh.cardnetOrderId));
+    } catch (error) {
+      // After the window an order the card network does not know took no money.
+      if (windowClosed && unknownOrder(error)) return fail(claimed, EXPIRED);
+      throw error;
+    }
+  }
+
+  /**
+   * A failed attempt whose order may still hold money: refunds what the card network
+   * kept; stops looking once the order can no longer be paid.
+   */
+  async function refundDueNow(claimed: Claimed): Promise<PaymentRecord> {
+    const { record: fresh, lease } = claimed;
+    if (!fresh.refundDue || !fresh.cardnetOrderId) return fresh;
+    let order: CardOrderStatus;
+    try {
+      order = await network(fresh).status(fresh.cardnetOrderId);
+    } catch (error) {
+      if (!unknownOrder(error)) throw error;
+      return (await repository.annotate(fresh.id, { refundDue: false }, lease)) ?? fresh;
+    }
+    const stillPayable = order.state === 'registered' || order.state === 'preauthorized';
+    const graceOver = clock().getTime() > fresh.expiresAt.getTime() + LATE_PAYMENT_GRACE_MS;
+    if (stillPayable && !graceOver) return fresh;
+    if (order.state === 'deposited' && order.amount > order.refundedAmount) {
+      logger.warn(
+        { paymentId: fresh.id },
+        'refunding money the card network took after we said failed',
+      );
+    }
+    if (!(await returnKept(claimed, order, 'refund-due'))) {
+      throw new Error('the refund of money we refuse is not done yet');
+    }
+    return (await repository.annotate(fresh.id, { refundDue: false }, lease)) ?? fresh;
   }
 
   return {
     /** After the payer came back: confirm the order and record its outcome. */
     confirm(record: PaymentRecord): Promise<PaymentRecord> {
-      return settling(record, async (fresh) => {
-        if (!isOpen(fresh.status) || !fresh.cardnetOrderId) return reconcileOpen(fresh);
-        try {
-          return await apply(fresh, await network(fresh).confirm(fresh.cardnetOrderId));
-        } catch (error) {
-          // No verdict yet (timeout, network down): the attempt stays open and the
-          // sweeper asks again; the payer is told the outcome is being confirmed.
-          if (!(error instanceof CardNetworkError)) throw error;
-          logger.warn(
-            { err: error, paymentId: fresh.id },
-            'confirmation failed; the sweeper will ask again',
-          );
-          // The card network holds the order: its lock on the reference has no expiry now.
-          if (
-            fresh.channel === 'AGENCY' &&
-            fresh.status === 'processing' &&
-            !fresh.awaitingVerdict
-          ) {
-            const awaiting = await repository.transition(
-              fresh.id,
-              ['processing'],
-              { awaitingVerdict: true },
-              'payment.processing',
-            );
-            return awaiting ?? fresh;
+      return settling(
+        record,
+        async (claimed) => {
+          const { record: fresh } = claimed;
+          // A payer back from paying an attempt already given up on: return the money now
+          // rather than at the sweeper's next pass.
+          if (fresh.refundDue) {
+            return refundDueNow(claimed).catch((err: unknown) => {
+              logger.warn(
+                { err, paymentId: fresh.id },
+                'refund due not done yet; the sweeper retries',
+              );
+              return fresh;
+            });
           }
-          return fresh;
-        }
-      });
+          if (!isOpen(fresh.status) || !fresh.cardnetOrderId) return reconcileOpen(claimed);
+          try {
+            return await apply(claimed, await network(fresh).confirm(fresh.cardnetOrderId));
+          } catch (error) {
+            // No verdict yet (timeout, network down): the attempt stays open and the
+            // sweeper asks again; the payer is told the outcome is being confirmed.
+            if (!(error instanceof CardNetworkError)) throw error;
+            logger.warn(
+              { err: error, paymentId: fresh.id },
+              'confirmation failed; the sweeper will ask again',
+            );
+            // The card network holds the order: its lock on the reference has no expiry now.
+            if (
+              fresh.channel === 'AGENCY' &&
+              fresh.status === 'processing' &&
+              !fresh.awaitingVerdict
+            ) {
+              const awaiting = await repository.transition(
+                fresh.id,
+                ['processing'],
+                { awaitingVerdict: true },
+                'payment.processing',
+                claimed.lease,
+              );
+              return awaiting ?? fresh;
+            }
+            return fresh;
+          }
+          // A payer back from the card form waits a moment for a settlement already under
+          // way (the sweeper's) rather than reading "being confirmed" at once.
+        },
+        PAYER_WAIT_MS,
+      );
     },
 
     /** For the sweeper and the payer's pages: ask the card network, decide if it can. */
@@ -183,44 +300,18 @@ export function settler(deps: SettleDeps) {
      * the card network kept; stops looking once the order can no longer be paid.
      */
     settleRefundDue(record: PaymentRecord): Promise<PaymentRecord> {
-      return settling(record, async (fresh) => {
-        if (!fresh.refundDue || !fresh.cardnetOrderId) return fresh;
-        let order: CardOrderStatus;
-        try {
-          order = await network(fresh).status(fresh.cardnetOrderId);
-        } catch (error) {
-          if (!unknownOrder(error)) throw error;
-          return repository.annotate(fresh.id, { refundDue: false });
-        }
-        const kept = order.amount - order.refundedAmount;
-        if (order.state === 'deposited' && kept > 0) {
-          logger.warn(
-            { paymentId: fresh.id },
-            'refunding money the card network took after we said failed',
-          );
-          await network(fresh).refund(fresh.cardnetOrderId, kept);
-          return repository.annotate(fresh.id, { refundDue: false });
-        }
-        const stillPayable = order.state === 'registered' || order.state === 'preauthorized';
-        const graceOver = clock().getTime() > fresh.expiresAt.getTime() + LATE_PAYMENT_GRACE_MS;
-        if (stillPayable && !graceOver) return fresh;
-        return repository.annotate(fresh.id, { refundDue: false });
+      return settling(record, refundDueNow);
+    },
+
+    /** For the sweeper: completes a refund whose outcome was not known (a lost answer). */
+    completeRefund(record: PaymentRecord): Promise<PaymentRecord> {
+      return settling(record, async (claimed) => {
+        const outcome = await deps.refunds.completeOpen(claimed);
+        if (outcome?.kind === 'unknown') throw new Error('refund outcome still unknown');
+        return outcome?.kind === 'succeeded' ? outcome.payment : claimed.record;
       });
     },
   };
-
-  async function reconcileOpen(fresh: PaymentRecord): Promise<PaymentRecord> {
-    if (!isOpen(fresh.status)) return fresh;
-    const windowClosed = clock() >= fresh.expiresAt;
-    if (!fresh.cardnetOrderId) return windowClosed ? fail(fresh, EXPIRED) : fresh;
-    try {
-      return await apply(fresh, await network(fresh).status(fresh.cardnetOrderId));
-    } catch (error) {
-      // After the window an order the card network does not know took no money.
-      if (windowClosed && unknownOrder(error)) return fail(fresh, EXPIRED);
-      throw error;
-    }
-  }
 }
 
 export type Settler = ReturnType<typeof settler>;

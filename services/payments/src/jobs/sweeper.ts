@@ -1,5 +1,9 @@
 import type { Logger } from '@dzpay/platform';
+import type { IdempotencyRepository } from '../adapters/idempotency-repository.ts';
 import type { PaymentsRepository } from '../adapters/payments-repository.ts';
+import type { RefundsRepository } from '../adapters/refunds-repository.ts';
+import type { PaymentRecord } from '../domain/payment-record.ts';
+import { nextLookAt, sweepBackoffMs } from '../domain/sweep-backoff.ts';
 import type { Settler } from '../handlers/settle.ts';
 
 export interface Sweeper {
@@ -8,44 +12,75 @@ export interface Sweeper {
   stop(): Promise<void>;
 }
 
+/** Attempts looked at per pass, and refund checks per pass. */
+const ATTEMPTS_PER_PASS = 100;
+const REFUNDS_PER_PASS = 50;
+
 /**
  * Decides attempts nobody else will: windows that closed while the payer never came
  * back, outcomes lost to a crash between the card network's approval and our commit,
- * and money the card network took for attempts we reported failed. It asks the card
- * network; it never guesses.
+ * money the card network took for attempts we reported failed, and refunds whose answer
+ * was lost. It asks the card network; it never guesses. Each attempt it fails to decide
+ * backs off on its own (sweep-backoff.ts), so a few that keep failing never hold up the
+ * rest.
  */
 export function startSweeper(deps: {
   repository: PaymentsRepository;
+  refunds: RefundsRepository;
+  keys: IdempotencyRepository;
   settle: Settler;
   logger: Logger;
   intervalMs: number;
   /** A processing attempt untouched this long is asked about even inside its window. */
   staleAfterMs: number;
+  /** An open refund intent untouched this long is completed. */
+  refundQuietMs: number;
   clock?: () => Date;
 }): Sweeper {
+  const { repository, settle, logger } = deps;
   const clock = deps.clock ?? (() => new Date());
   let stopped = false;
   let pass: Promise<number> = Promise.resolve(0);
 
+  /** Runs one settlement step for an attempt and schedules its next look, or its backoff. */
+  async function visit(
+    record: PaymentRecord,
+    step: (record: PaymentRecord) => Promise<PaymentRecord>,
+    what: string,
+  ): Promise<PaymentRecord | null> {
+    try {
+      const after = await step(record);
+      await repository.scheduleSweep(record.id, 0, nextLookAt(after, clock(), deps.staleAfterMs));
+      return after;
+    } catch (err) {
+      const failures = record.sweepFailures + 1;
+      const retryAt = new Date(clock().getTime() + sweepBackoffMs(failures));
+      logger.warn(
+        { err, paymentId: record.id, failures, retryAt },
+        `sweeper could not ${what} yet`,
+      );
+      await repository
+        .scheduleSweep(record.id, failures, retryAt)
+        .catch((error: unknown) => logger.warn({ err: error }, 'sweeper backoff not recorded'));
+      return null;
+    }
+  }
+
   async function runOnce(): Promise<number> {
-    const due = await deps.repository.needingAttention(clock(), deps.staleAfterMs, 100);
     let decided = 0;
+    const due = await repository.needingAttention(clock(), deps.staleAfterMs, ATTEMPTS_PER_PASS);
     for (const record of due) {
-      try {
-        const after = await deps.settle.reconcile(record);
-        if (after.status !== record.status) decided++;
-      } catch (err) {
-        deps.logger.warn({ err, paymentId: record.id }, 'sweeper could not decide an attempt yet');
-      }
+      const after = await visit(record, (r) => settle.reconcile(r), 'decide an attempt');
+      if (after && after.status !== record.status) decided++;
     }
-    for (const record of await deps.repository.refundsDue(50)) {
-      await deps.settle
-        .settleRefundDue(record)
-        .catch((err: unknown) =>
-          deps.logger.warn({ err, paymentId: record.id }, 'refund check failed'),
-        );
+    for (const record of await repository.refundsDue(clock(), REFUNDS_PER_PASS)) {
+      await visit(record, (r) => settle.settleRefundDue(r), 'check a refund due');
     }
-    await deps.repository.forgetIdempotencyKeys(new Date(clock().getTime() - 24 * 3600 * 1000));
+    for (const intent of await deps.refunds.stale(clock(), deps.refundQuietMs, REFUNDS_PER_PASS)) {
+      const record = await repository.findById(intent.paymentId);
+      if (record) await visit(record, (r) => settle.completeRefund(r), 'complete a refund');
+    }
+    await deps.keys.forget(new Date(clock().getTime() - 24 * 3600 * 1000));
     return decided;
   }
 
@@ -58,7 +93,7 @@ export function startSweeper(deps: {
     pass = pass
       .then(runOnce)
       .catch((err: unknown) => {
-        deps.logger.error({ err }, 'sweeper pass failed');
+        logger.error({ err }, 'sweeper pass failed');
         return 0;
       })
       .finally(() => {

@@ -41,7 +41,8 @@ export function qrRepository(sql: Sql) {
     /**
      * Replaces the configuration of the scope's code whole, in one statement: of many
      * concurrent calls exactly one is the last, and its row is what stays. Returns the
-     * new version, or null when the scope has no code with this token.
+     * new version (never one the token had before), or null when the scope has no code
+     * with this token.
      */
     async replaceConfig(
       scope: MerchantScope,
@@ -49,15 +50,20 @@ export function qrRepository(sql: Sql) {
       config: NewConfiguration,
     ): Promise<number | null> {
       const rows = await sql<{ version: number }[]>`
-        insert into configs (token, amounts, expires_at, single_use)
-        select token, ${config.amounts}::bigint[], ${config.expiresAt}, ${config.singleUse}
-        from codes
-        where token = ${token} and merchant_id = ${scope.merchantId} and mode = ${scope.mode}
+        with code as (
+          update codes set config_version = config_version + 1
+          where token = ${token} and merchant_id = ${scope.merchantId} and mode = ${scope.mode}
+          returning token, config_version
+        )
+        insert into configs (token, amounts, expires_at, single_use, version)
+        select token, ${config.amounts}::bigint[], ${config.expiresAt}, ${config.singleUse},
+               config_version
+        from code
         on conflict (token) do update
           set amounts = excluded.amounts,
               expires_at = excluded.expires_at,
               single_use = excluded.single_use,
-              version = configs.version + 1,
+              version = excluded.version,
               updated_at = now()
         returning version`;
       return rows[0]?.version ?? null;
@@ -81,10 +87,9 @@ export function qrRepository(sql: Sql) {
     },
 
     /**
-     * Clears the scope's single-use configuration of the token when it was set no later
-     * than `configuredNoLaterThan`, and records the event, in one transaction: an event
-     * seen before changes nothing. A configuration replaced concurrently is re-checked
-     * by Postgres against its new `updated_at`, so the replacement stays.
+     * Clears the scope's single-use configuration of the token when it is the version the
+     * payment paid, and records the event, in one transaction: an event seen before
+     * changes nothing, and a configuration set since (a newer version) stays.
      */
     async clearSingleUse(clearing: SingleUseClearing): Promise<'cleared' | 'kept' | 'duplicate'> {
       return sql.begin(async (tx) => {
@@ -101,7 +106,7 @@ export function qrRepository(sql: Sql) {
             and c.merchant_id = ${clearing.merchantId}
             and c.mode = ${clearing.mode}
             and f.single_use
-            and f.updated_at <= ${clearing.configuredNoLaterThan}
+            and f.version = ${clearing.version}
           returning f.token`;
         return cleared.length > 0 ? 'cleared' : 'kept';
       });

@@ -5,27 +5,28 @@ export interface SingleUseClearing extends MerchantScope {
   eventId: string;
   token: string;
   /**
-   * Only a configuration set at or before this instant can be the one the payer was
-   * offered; one set later replaced it after the attempt started and is kept.
+   * The configuration version the payment paid (its epoch): only that version is
+   * cleared; one set since replaced it after the attempt started and is kept.
    */
-  configuredNoLaterThan: string;
+  version: number;
 }
 
 /**
  * The clearing a payment event calls for, or null when it concerns no QR code. Static
- * QR payments are AGENCY attempts whose reference is the QR token; a hosted-checkout
- * payment with the same reference is an unrelated merchant order.
- *
- * Without the attempt's creation time the success itself bounds it: a configuration
- * set after the payment succeeded was certainly not the one paid.
+ * QR payments are AGENCY attempts whose reference is the QR token; a product reference
+ * or a hosted-checkout order with the same text is another thing. Events written before
+ * attempts carried their kind and epoch name no version and clear nothing: they were
+ * handled when they were new.
  */
 export function singleUseClearing(event: PaymentEvent): SingleUseClearing | null {
-  if (event.type !== PaymentEventTypes.succeeded || event.data.channel !== 'AGENCY') return null;
+  const { data } = event;
+  if (event.type !== PaymentEventTypes.succeeded || data.channel !== 'AGENCY') return null;
+  if (data.referenceKind !== 'qr' || data.epoch === undefined) return null;
   return {
     eventId: event.id,
     merchantId: event.merchantId,
     mode: event.mode,
-    token: event.data.reference,
-    configuredNoLaterThan: event.data.createdAt ?? event.occurredAt,
+    token: data.reference,
+    version: data.epoch,
   };
 }

@@ -10,6 +10,7 @@ interface AttemptRow {
   currency: string;
   order_id: string | null;
   paid_at: Date | null;
+  locks_reference: boolean;
   lock_expires_at: Date | null;
   lock_has_expiry: boolean;
   webhook_delivery: string | null;
@@ -32,14 +33,17 @@ export type Applied = 'applied' | 'duplicate' | 'ignored';
  */
 export function statusRepository(sql: Sql) {
   return {
-    /** Every attempt of the reference under this merchant and mode (never anyone else's). */
+    /**
+     * Every attempt of the product reference under this merchant and mode (never anyone
+     * else's, never a QR code's of the same name).
+     */
     async attemptsOf(scope: MerchantScope, reference: string): Promise<Attempt[]> {
       const rows = await sql<AttemptRow[]>`
-        select payment_id, status, amount, currency, order_id, paid_at, lock_expires_at,
-               lock_has_expiry, webhook_delivery, created_at, updated_at
+        select payment_id, status, amount, currency, order_id, paid_at, locks_reference,
+               lock_expires_at, lock_has_expiry, webhook_delivery, created_at, updated_at
         from attempts
         where merchant_id = ${scope.merchantId} and mode = ${scope.mode}
-          and reference = ${reference}`;
+          and reference_kind = 'product' and reference = ${reference}`;
       return rows.map(toAttempt);
     },
 
@@ -142,19 +146,20 @@ async function setDelivery(tx: Tx, delivery: DeliveryUpdate, webhookSeq: number)
       where pending_webhook_deliveries.webhook_seq < excluded.webhook_seq`;
 }
 
-// merchant, mode and reference are never updated: an attempt cannot move to another
+// merchant, mode, reference and its kind are never updated: an attempt cannot move to another
 // merchant's reference, whatever a later event says.
 async function upsertAttempt(tx: Tx, update: AttemptUpdate, streamSeq: number): Promise<void> {
   await lockPayment(tx, update.paymentId);
   await tx`
     insert into attempts (
-      payment_id, merchant_id, mode, reference, channel, status, amount, currency, order_id,
-      paid_at, lock_expires_at, lock_has_expiry, created_at, updated_at, stream_seq
+      payment_id, merchant_id, mode, reference, reference_kind, channel, status, amount,
+      currency, order_id, paid_at, locks_reference, lock_expires_at, lock_has_expiry,
+      created_at, updated_at, stream_seq
     ) values (
-      ${update.paymentId}, ${update.merchantId}, ${update.mode}, ${update.reference}, 'AGENCY',
-      ${update.status}, ${update.amount}, ${update.currency}, ${update.orderId},
-      ${update.paidAt}, ${update.lockExpiresAt}, ${update.lockHasExpiry},
-      ${update.createdAt}, ${update.updatedAt}, ${streamSeq}
+      ${update.paymentId}, ${update.merchantId}, ${update.mode}, ${update.reference},
+      ${update.referenceKind}, 'AGENCY', ${update.status}, ${update.amount}, ${update.currency},
+      ${update.orderId}, ${update.paidAt}, ${update.locksReference}, ${update.lockExpiresAt},
+      ${update.lockHasExpiry}, ${update.createdAt}, ${update.updatedAt}, ${streamSeq}
     )
     on conflict (payment_id) do update set
       status = excluded.status,
@@ -162,6 +167,7 @@ async function upsertAttempt(tx: Tx, update: AttemptUpdate, streamSeq: number): 
       currency = excluded.currency,
       order_id = excluded.order_id,
       paid_at = excluded.paid_at,
+      locks_reference = excluded.locks_reference,
       lock_expires_at = excluded.lock_expires_at,
       lock_has_expiry = excluded.lock_has_expiry,
       created_at = least(attempts.created_at, excluded.created_at),
@@ -189,6 +195,7 @@ function toAttempt(row: AttemptRow): Attempt {
     currency: row.currency,
     orderId: row.order_id,
     paidAt: row.paid_at,
+    locksReference: row.locks_reference,
     lockExpiresAt: row.lock_expires_at,
     lockHasExpiry: row.lock_has_expiry,
     webhookDelivery: WebhookDelivery.nullable().parse(row.webhook_delivery),

@@ -6,6 +6,8 @@ export interface AttemptUpdate extends Omit<Attempt, 'webhookDelivery'> {
   merchantId: string;
   mode: PaymentEvent['mode'];
   reference: string;
+  /** Products and QR tokens are separate namespaces; events written before kinds are products. */
+  referenceKind: 'product' | 'qr';
 }
 
 /**
@@ -30,6 +32,8 @@ export function attemptUpdateOf(event: PaymentEvent): AttemptUpdate | null {
     merchantId: event.merchantId,
     mode: event.mode,
     reference: data.reference,
+    referenceKind: data.referenceKind === 'qr' ? 'qr' : 'product',
+    locksReference: !holdsNothing,
     status: data.status,
     amount: data.amount,
     currency: data.currency,

@@ -9,6 +9,8 @@ export interface Attempt {
   currency: string;
   orderId: string | null;
   paidAt: Date | null;
+  /** Whether the attempt holds its reference while in flight (a multi-use QR code does not). */
+  locksReference: boolean;
   /** When the lock on the reference ends; null with lockHasExpiry false = held, no expiry. */
   lockExpiresAt: Date | null;
   lockHasExpiry: boolean;
@@ -19,32 +21,41 @@ export interface Attempt {
 
 const IN_FLIGHT = new Set<Attempt['status']>(['pending', 'processing']);
 
-/** Whether the attempt holds the reference at `now`; an expired lock is released at once. */
-function holdsLock(attempt: Attempt, now: Date): boolean {
-  if (!IN_FLIGHT.has(attempt.status)) return false;
-  if (!attempt.lockHasExpiry) return true;
-  return attempt.lockExpiresAt !== null && attempt.lockExpiresAt.getTime() > now.getTime();
+/**
+ * Whether the attempt holds the reference: every in-flight attempt that locks does, until
+ * it is decided. One whose lock time has passed may still succeed (the card was paid in
+ * time, its verdict not asked yet), so it is not called released before settlement has
+ * asked the card network: a partner told "safe to release" is never told "paid" after.
+ */
+function holdsLock(attempt: Attempt): boolean {
+  return IN_FLIGHT.has(attempt.status) && attempt.locksReference;
+}
+
+/** The lock's end while it is ahead; null once past (held until decided) or without one. */
+function lockReleaseTimeOf(attempt: Attempt, now: Date): string | null {
+  const ends = attempt.lockHasExpiry ? attempt.lockExpiresAt : null;
+  return ends && ends.getTime() > now.getTime() ? ends.toISOString() : null;
 }
 
 /**
  * The stage of a reference from all its attempts (ARCHITECTURE §4), first match wins:
- * paid, locked, refunded, released, not_found. Computed against `now`, so a lock reads
- * as released the moment it expires, before any sweeper has run.
+ * paid, locked, refunded, released, not_found. `now` only decides whether a lock's end
+ * is still ahead (lockReleaseTime).
  */
 export function statusOf(reference: string, attempts: readonly Attempt[], now: Date): StatusRecord {
   const newestFirst = [...attempts].sort(newerFirst);
   const paid = newestFirst.find((attempt) => attempt.status === 'success');
-  if (paid) return record(reference, 'paid', paid);
+  if (paid) return record(reference, 'paid', paid, null);
 
-  const holding = newestFirst.find((attempt) => holdsLock(attempt, now));
-  if (holding) return record(reference, 'locked', holding);
+  const holding = newestFirst.find(holdsLock);
+  if (holding) return record(reference, 'locked', holding, lockReleaseTimeOf(holding, now));
 
   // "Decided" means final; success was ruled out above, so this is failed or refunded.
   const decided = newestFirst.find((attempt) => !IN_FLIGHT.has(attempt.status));
-  if (decided?.status === 'refunded') return record(reference, 'refunded', decided);
+  if (decided?.status === 'refunded') return record(reference, 'refunded', decided, null);
 
   const latest = newestFirst[0];
-  if (latest) return record(reference, 'released', latest);
+  if (latest) return record(reference, 'released', latest, null);
 
   return {
     reference,
@@ -60,13 +71,18 @@ export function statusOf(reference: string, attempts: readonly Attempt[], now: D
   };
 }
 
-function record(reference: string, stage: Stage, attempt: Attempt): StatusRecord {
+function record(
+  reference: string,
+  stage: Stage,
+  attempt: Attempt,
+  lockReleaseTime: string | null,
+): StatusRecord {
   return {
     reference,
     stage,
     locked: stage === 'locked',
     paid: stage === 'paid',
-    lockReleaseTime: stage === 'locked' ? (attempt.lockExpiresAt?.toISOString() ?? null) : null,
+    lockReleaseTime,
     paymentId: attempt.paymentId,
     channel: 'AGENCY',
     currency: attempt.currency,

@@ -1,0 +1,259 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { constants, rmSync } from 'node:fs';
+import { access, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { delimiter, join } from 'node:path';
+
+/** A server process of our own on a loopback port, which a fault campaign may kill and restart. */
+export interface LocalServer {
+  url: string;
+  port: number;
+  /** The running process's id; undefined while it is down. */
+  readonly pid: number | undefined;
+  readonly running: boolean;
+  /** Sends the signal (SIGKILL unless told) and resolves once the process has exited. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts it again on the same port and with the same files; terminates it first if it runs. */
+  restart(): Promise<void>;
+  /** SIGTERM, SIGKILL after 5 s, then removes the temporary directories it made. */
+  stop(): Promise<void>;
+  /** The last ~200 KB the process (and its predecessors) wrote, for failure messages. */
+  output(): string;
+}
+
+export interface ServerLaunch {
+  /** Program name, looked up on PATH. */
+  binary: string;
+  url: string;
+  port: number;
+  args: readonly string[];
+  /** Temporary directories made for this server, removed by stop(). */
+  ownedDirs: readonly string[];
+  /**
+   * Whether the process with this pid serves on the port. It must check the identity,
+   * not just that something answers: a failed bind would otherwise pass for ready when
+   * another server (the machine's shared one) holds the port.
+   */
+  answers: (pid: number) => Promise<boolean>;
+  readyTimeoutMs?: number;
+}
+
+const OUTPUT_LIMIT = 200_000;
+const PROBE_TIMEOUT_MS = 2_000;
+const TERM_GRACE_MS = 5_000;
+
+// A crashed campaign must leave no servers (nor their files) behind. They share our
+// process group on purpose, so a terminal's Ctrl+C reaches them too. A signal that kills
+// only us (SIGTERM from a supervisor) skips 'exit' handlers: a CLI that may get one should
+// turn it into process.exit().
+const liveChildren = new Set<ChildProcess>();
+const liveDirs = new Set<string>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const child of liveChildren) child.kill('SIGKILL');
+    for (const dir of liveDirs) {
+      try {
+        rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      } catch {
+        // a killed server may still be closing its files; /tmp is cleaned eventually
+      }
+    }
+  });
+}
+
+/** The executable's path, searched like `command -v` with /usr/sbin and /usr/bin as fallback. */
+export async function findBinary(name: string): Promise<string> {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/bin'];
+  for (const dir of dirs.filter(Boolean)) {
+    const candidate = join(dir, name);
+    try {
+      await access(candidate, constants.X_OK);
+      if ((await stat(candidate)).isFile()) return candidate;
+    } catch {
+      // not in this directory
+    }
+  }
+  throw new Error(
+    `${name} not found on PATH nor in /usr/sbin, /usr/bin (on Debian: apt-get install ${name})`,
+  );
+}
+
+interface Run {
+  child: ChildProcess;
+  done: boolean;
+  exited: Promise<void>;
+  /** What this process alone wrote, to tell a busy port from other failures. */
+  log: string;
+}
+
+/** Spawns the server in the foreground and resolves once it answers. */
+export async function launchServer(launch: ServerLaunch): Promise<LocalServer> {
+  const timeoutMs = launch.readyTimeoutMs ?? 15_000;
+  installExitHook();
+  for (const dir of launch.ownedDirs) liveDirs.add(dir);
+  let path: string;
+  try {
+    path = await findBinary(launch.binary);
+    await refuseBusyPort(launch.binary, launch.port);
+  } catch (error) {
+    await removeDirs(launch.ownedDirs);
+    throw error;
+  }
+  let output = '';
+  let current: Run | undefined;
+  let stopped = false;
+
+  const note = (text: string): void => {
+    output = (output + text).slice(-OUTPUT_LIMIT);
+  };
+  const record = (run: Run, text: string): void => {
+    run.log = (run.log + text).slice(-OUTPUT_LIMIT);
+    note(text);
+  };
+
+  const spawnRun = (): Run => {
+    const child = spawn(path, launch.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    liveChildren.add(child);
+    let markExited = (): void => {};
+    const run: Run = { child, done: false, exited: new Promise((r) => (markExited = r)), log: '' };
+    const finish = (): void => {
+      run.done = true;
+      liveChildren.delete(child);
+      markExited();
+    };
+    child.stdout.on('data', (chunk: Buffer) => record(run, chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => record(run, chunk.toString()));
+    child.once('exit', (code, signal) => {
+      record(run, `\n[${launch.binary} exited: ${signal ?? `code ${code}`}]\n`);
+      finish();
+    });
+    child.on('error', (error) => {
+      record(run, `\n[${launch.binary}: ${error.message}]\n`);
+      // Only a failed spawn ends here without an exit event.
+      if (child.pid === undefined) finish();
+    });
+    return run;
+  };
+
+  const isRunning = (): boolean => current !== undefined && !current.done;
+
+  const signalAndWait = async (signal: NodeJS.Signals): Promise<void> => {
+    if (!current || current.done) return;
+    current.child.kill(signal);
+    await current.exited;
+  };
+
+  const terminate = async (): Promise<void> => {
+    if (!current || current.done) return;
+    const run = current;
+    const timer = setTimeout(() => run.child.kill('SIGKILL'), TERM_GRACE_MS);
+    await signalAndWait('SIGTERM');
+    clearTimeout(timer);
+  };
+
+  const start = async (): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    let busyAttempts = 0;
+    for (;;) {
+      const run = (current = spawnRun());
+      const outcome = await waitUntilAnswering(run, launch.answers, deadline);
+      if (outcome === 'ready') return;
+      // Right after a kill the old process's socket may not be released yet.
+      const portBusy = outcome === 'exited' && /address already in use/i.test(run.log);
+      if (portBusy) busyAttempts++;
+      if (portBusy && Date.now() < deadline) {
+        await sleep(200);
+        continue;
+      }
+      await signalAndWait('SIGKILL');
+      const why =
+        busyAttempts > 0
+          ? `found its port in use ${busyAttempts} times in ${timeoutMs} ms (another server holds it?)`
+          : outcome === 'exited'
+            ? 'exited before it was ready'
+            : `not ready after ${timeoutMs} ms`;
+      // Only this last attempt's log: a long retry loop would repeat the same banner.
+      throw new Error(`${launch.binary} on 127.0.0.1:${launch.port} ${why}:\n${run.log}`);
+    }
+  };
+
+  const server: LocalServer = {
+    url: launch.url,
+    port: launch.port,
+    get pid() {
+      return isRunning() ? current?.child.pid : undefined;
+    },
+    get running() {
+      return isRunning();
+    },
+    kill: (signal = 'SIGKILL') => signalAndWait(signal),
+    async restart() {
+      if (stopped) throw new Error(`${launch.binary} on port ${launch.port} was stopped`);
+      await terminate();
+      note(`\n[restarting ${launch.binary}]\n`);
+      await start();
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await terminate();
+      await removeDirs(launch.ownedDirs);
+    },
+    output: () => output,
+  };
+
+  try {
+    await start();
+  } catch (error) {
+    await removeDirs(launch.ownedDirs);
+    throw error;
+  }
+  return server;
+}
+
+async function removeDirs(dirs: readonly string[]): Promise<void> {
+  for (const dir of dirs) {
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    liveDirs.delete(dir);
+  }
+}
+
+/**
+ * A port somebody already listens on is most likely one of the machine's shared servers
+ * (NATS 4222, Redis 6379): say so now rather than probe that server for 15 s.
+ */
+async function refuseBusyPort(binary: string, port: number): Promise<void> {
+  const probe = createServer();
+  const free = await new Promise<boolean>((resolve) => {
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => resolve(true));
+  });
+  if (!free)
+    throw new Error(`port ${port} on 127.0.0.1 is in use: refusing to start ${binary} there`);
+  await new Promise((resolve) => probe.close(resolve));
+}
+
+async function waitUntilAnswering(
+  run: Run,
+  answers: (pid: number) => Promise<boolean>,
+  deadline: number,
+): Promise<'ready' | 'exited' | 'timeout'> {
+  while (Date.now() < deadline) {
+    if (run.done) return 'exited';
+    try {
+      // Something that accepts but never replies must not stall the wait past its deadline.
+      const probe = run.child.pid === undefined ? false : answers(run.child.pid);
+      if (await Promise.race([probe, sleep(PROBE_TIMEOUT_MS).then(() => false)])) return 'ready';
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  return run.done ? 'exited' : 'timeout';
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { Redis, type RedisOptions } from 'ioredis';
+import { freePort } from './processes.ts';
+import { launchServer, type LocalServer } from './server-process.ts';
+
+// Deliberately free of vitest: a fault campaign runs these from a plain `node` CLI.
+export type { LocalServer } from './server-process.ts';
+
+export interface LocalNatsServer extends LocalServer {
+  /** JetStream's files, kept across kill() and restart(). */
+  readonly storeDir: string;
+}
+
+export interface LocalRedisServer extends LocalServer {
+  /** Empties every database of this server (never the machine's shared one). */
+  flushAll(): Promise<void>;
+}
+
+/**
+ * A nats-server of our own with JetStream on 127.0.0.1: a free port unless told, and a
+ * fresh store directory unless told (then stop() leaves that directory alone).
+ */
+export async function startNatsServer(
+  options: { port?: number; storeDir?: string; name?: string } = {},
+): Promise<LocalNatsServer> {
+  const port = options.port ?? (await freePort());
+  const storeDir = options.storeDir ?? (await mkdtemp(join(tmpdir(), 'dzpay-nats-')));
+  const name = options.name ?? `dzpay-nats-${randomBytes(4).toString('hex')}`;
+  const url = `nats://127.0.0.1:${port}`;
+  const server = await launchServer({
+    binary: 'nats-server',
+    url,
+    port,
+    args: ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), '-n', name],
+    ownedDirs: options.storeDir ? [] : [storeDir],
+    answers: () => natsAnswers(url, name),
+  });
+  return Object.assign(server, { storeDir });
+}
+
+/** Our server (by name), with JetStream enabled and its streams recovered. */
+async function natsAnswers(url: string, name: string): Promise<boolean> {
+  const nc = await connect({ servers: url, reconnect: false, timeout: 1_000 });
+  try {
+    if (nc.info?.server_name !== name) return false;
+    const jsm = await jetstreamManager(nc, { timeout: 1_000 });
+    await jsm.getAccountInfo();
+    return true;
+  } finally {
+    await nc.close();
+  }
+}
+
+/** A redis-server of our own on 127.0.0.1, in memory only (no RDB, no AOF). */
+export async function startRedisServer(options: { port?: number } = {}): Promise<LocalRedisServer> {
+  const port = options.port ?? (await freePort());
+  // Redis writes nothing with these settings, but its working directory must not be ours.
+  const dir = await mkdtemp(join(tmpdir(), 'dzpay-redis-'));
+  const url = `redis://127.0.0.1:${port}`;
+  const server = await launchServer({
+    binary: 'redis-server',
+    url,
+    port,
+    args: [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+      '--dir',
+      dir,
+    ],
+    ownedDirs: [dir],
+    answers: (pid) => redisAnswers(url, pid),
+  });
+  return Object.assign(server, {
+    async flushAll() {
+      await withRedis(url, {}, (redis) => redis.flushall());
+    },
+  });
+}
+
+/** Our server (by process id) answers PING, which it refuses while it still loads. */
+async function redisAnswers(url: string, pid: number): Promise<boolean> {
+  return withRedis(url, { commandTimeout: 1_000 }, async (redis) => {
+    await redis.ping();
+    const info = await redis.info('server');
+    return new RegExp(`^process_id:${pid}\\r?$`, 'm').test(info);
+  });
+}
+
+async function withRedis<T>(
+  url: string,
+  options: RedisOptions,
+  use: (redis: Redis) => Promise<T>,
+): Promise<T> {
+  // No retries: a server that is down must fail fast instead of queueing commands.
+  const redis = new Redis(url, {
+    ...options,
+    lazyConnect: true,
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return await use(redis);
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { MerchantScope } from '@dzpay/contracts';
+import type { Sql } from '@dzpay/platform';
+
+/** What an Idempotency-Key's claim found. */
+export type Claim =
+  | { kind: 'claimed'; owner: string }
+  | { kind: 'replay'; response: unknown }
+  | { kind: 'mismatch' }
+  | { kind: 'in-progress' };
+
+/**
+ * Idempotency keys (table idempotency_keys). A request that runs a key holds a lease on
+ * it and renews it while it runs; a retry takes the key over only when the lease ran
+ * out: its first request stopped without an answer worth replaying, or its process died.
+ */
+export function idempotencyRepository(sql: Sql) {
+  const until = (leaseMs: number) => sql`now() + ${leaseMs} * interval '1 millisecond'`;
+
+  return {
+    /**
+     * Claims a key for a request, or says what an earlier one left: its answer to
+     * replay, a mismatch (same key, other body), or that it may still be running.
+     */
+    async claim(
+      scope: MerchantScope,
+      key: string,
+      fingerprint: string,
+      leaseMs: number,
+    ): Promise<Claim> {
+      const owner = randomUUID();
+      const taken = await sql`
+        insert into idempotency_keys (merchant_id, mode, key, fingerprint, owner, lease_until)
+        values (${scope.merchantId}, ${scope.mode}, ${key}, ${fingerprint}, ${owner}, ${until(leaseMs)})
+        on conflict (merchant_id, mode, key) do update
+          set owner = excluded.owner, lease_until = excluded.lease_until
+          where idempotency_keys.response is null
+            and idempotency_keys.fingerprint = excluded.fingerprint
+            and (idempotency_keys.lease_until is null or idempotency_keys.lease_until < now())
+        returning key`;
+      if (taken.length === 1) return { kind: 'claimed', owner };
+      const [row] = await sql<{ fingerprint: string; response: unknown }[]>`
+        select fingerprint, response from idempotency_keys
+        where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and key = ${key}`;
+      if (!row) return { kind: 'in-progress' };
+      if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
+      return row.response === null
+        ? { kind: 'in-progress' }
+        : { kind: 'replay', response: row.response };
+    },
+
+    /** Extends the lease of a key this request runs; false when it is not its own any more. */
+    async renew(scope: MerchantScope, key: string, owner: string, leaseMs: number) {
+      const rows = await sql`
+        update idempotency_keys set lease_until = ${until(leaseMs)}
+        where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and key = ${key}
+          and owner = ${owner} and response is null
+        returning 1`;
+      return rows.length === 1;
+    },
+
+    /** Stores the answer to replay; only the request that holds the key may. */
+    async store(scope: MerchantScope, key: string, owner: string, response: unknown) {
+      await sql`
+        update idempotency_keys set response = ${sql.json(response as never)}, lease_until = null
+        where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and key = ${key}
+          and owner = ${owner}`;
+    },
+
+    /**
+     * Lets go of a key whose request stopped without an answer worth replaying (retry
+     * later): the key stays bound to its body, and a retry may take it over at once.
+     */
+    async letGo(scope: MerchantScope, key: string, owner: string) {
+      await sql`
+        update idempotency_keys set lease_until = now()
+        where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and key = ${key}
+          and owner = ${owner} and response is null`;
+    },
+
+    /** Keys are replayed for 24 hours (ARCHITECTURE.md §6), then forgotten. */
+    async forget(olderThan: Date): Promise<number> {
+      const rows = await sql`
+        delete from idempotency_keys
+        where created_at < ${olderThan} and (lease_until is null or lease_until < now())
+        returning 1`;
+      return rows.length;
+    },
+  };
+}
+
+export type IdempotencyRepository = ReturnType<typeof idempotencyRepository>;

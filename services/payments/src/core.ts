@@ -1,0 +1,58 @@
+import type { Logger, Sql } from '@dzpay/platform';
+import type { CardNetwork } from './adapters/cardnet/card-network.ts';
+import { idempotencyRepository } from './adapters/idempotency-repository.ts';
+import { paymentsRepository } from './adapters/payments-repository.ts';
+import { refundsRepository } from './adapters/refunds-repository.ts';
+import type { PaymentsEnv } from './config.ts';
+import { refundExecutor } from './handlers/refund-executor.ts';
+import { refunder } from './handlers/refund.ts';
+import { settler } from './handlers/settle.ts';
+import { settlementRunner } from './handlers/settlement.ts';
+
+/**
+ * The money-moving parts of payments over one pool and one set of card networks: the
+ * repositories, settlement under leases, refunds through intents, and idempotency keys.
+ * The service wires its handlers and sweeper to it; medium tests build the same parts
+ * with their own clock.
+ */
+export function paymentsCore(deps: {
+  sql: Sql;
+  logger: Logger;
+  cardNetworks: Record<'test' | 'live', CardNetwork>;
+  config: Pick<PaymentsEnv, 'SETTLE_LEASE_MS' | 'IDEMPOTENCY_LEASE_MS' | 'REFUND_QUIET_MS'>;
+  clock?: () => Date;
+}) {
+  const { sql, logger, cardNetworks, config } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const repository = paymentsRepository(sql, clock);
+  const refunds = refundsRepository(sql, clock);
+  const keys = idempotencyRepository(sql);
+  const withSettlement = settlementRunner({ repository, logger, leaseMs: config.SETTLE_LEASE_MS });
+  const executor = refundExecutor({
+    refunds,
+    cardNetworks,
+    logger,
+    clock,
+    quietMs: config.REFUND_QUIET_MS,
+  });
+  const settle = settler({
+    repository,
+    cardNetworks,
+    refunds: executor,
+    withSettlement,
+    logger,
+    clock,
+  });
+  return {
+    clock,
+    repository,
+    refunds,
+    keys,
+    withSettlement,
+    settle,
+    refund: refunder({ repository, refunds, executor, withSettlement, cardNetworks }),
+    idempotency: { keys, logger, leaseMs: config.IDEMPOTENCY_LEASE_MS },
+  };
+}
+
+export type PaymentsCore = ReturnType<typeof paymentsCore>;

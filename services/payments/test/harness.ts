@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { sandboxControl, type SandboxControl } from '@dzpay/cardnet-sandbox/control';
+import { startSandbox, type Sandbox } from '@dzpay/cardnet-sandbox/service';
+import { Rpc, type MerchantTerms, type PaymentView } from '@dzpay/contracts';
+import { connectPostgres, requestRpc, type Runtime, type Sql } from '@dzpay/platform';
+import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import type { PaymentsEnv } from '../src/config.ts';
+import { startPayments } from '../src/service.ts';
+
+/** The sandbox's test cards (docs/cardnet-sandbox.md). */
+const CARDS = { approved: '6280580000000009', declined: '6280580000000017' } as const;
+
+/**
+ * Payments as it runs (in this process, over this file's own database and NATS prefix),
+ * the card network sandbox with its control API, and what a medium test does with them:
+ * the RPCs the gateway sends, the payer's card form, and the payments schema to read.
+ */
+export interface PaymentsHarness {
+  infra: IsolatedInfra;
+  runtime: Runtime<PaymentsEnv>;
+  sandbox: Sandbox;
+  control: SandboxControl;
+  /** The payments schema, for reading what was recorded. */
+  db: Sql;
+  merchant: MerchantTerms;
+  register(reference?: string, amount?: number, idempotencyKey?: string): Promise<Registered>;
+  /** Starts an attempt on a single-use QR code's token, configuration `version`. */
+  startQr(token: string, version?: number, amount?: number): Promise<Registered>;
+  /** Presses pay on the checkout page: the card form's URL. */
+  toCardForm(checkoutToken: string): Promise<string>;
+  /** Submits the card form; the payer's browser is not followed (it may never come back). */
+  payCard(formUrl: string, pan?: string): Promise<void>;
+  /** The payer's return from the card form: settlement confirms the order. */
+  comeBack(paymentId: string): Promise<{ status: string }>;
+  get(id: string): Promise<PaymentView>;
+  refund(id: string, options?: { amount?: number; key?: string }): Promise<PaymentView>;
+  stop(): Promise<void>;
+}
+
+export interface Registered {
+  paymentId: string;
+  checkoutToken: string;
+}
+
+export async function startPaymentsHarness(
+  label: string,
+  env: Record<string, string> = {},
+): Promise<PaymentsHarness> {
+  const infra = await isolatedInfra(label);
+  const sandbox = await startSandbox(
+    { SANDBOX_PORT: '0', SANDBOX_HOST: '127.0.0.1', SANDBOX_CONTROL: 'true', LOG_LEVEL: 'silent' },
+    { handleSignals: false },
+  );
+  const runtime = await startPayments(
+    {
+      ...infra.env,
+      CARDNET_TEST_URL: sandbox.url,
+      PUBLIC_BASE_URL: 'http://127.0.0.1:9',
+      ...env,
+    },
+    { handleSignals: false },
+  );
+  const db = connectPostgres(infra.databaseUrl, 'payments', 2);
+  const merchant: MerchantTerms = {
+    merchantId: randomUUID(),
+    mode: 'test',
+    name: 'Medium test shop',
+    feeDzd: 50,
+    minAmount: 5_000,
+    maxAmount: 100_000_000,
+    hasWallet: true,
+  };
+  const rpc: typeof requestRpc = (nats, prefix, definition, request) =>
+    requestRpc(nats, prefix, definition, request, { timeoutMs: 30_000 });
+  const { nats } = runtime;
+  const prefix = infra.natsPrefix;
+
+  return {
+    infra,
+    runtime,
+    sandbox,
+    control: sandboxControl(sandbox.url),
+    db,
+    merchant,
+    async register(reference = `ORDER-${randomUUID().slice(0, 8)}`, amount = 150_000, key) {
+      const payment = { amount, currency: 'DZD', reference };
+      const reply = await rpc(nats, prefix, Rpc.paymentsRegister, {
+        merchant,
+        payment,
+        ...(key ? { idempotency: { key, fingerprint: JSON.stringify(payment) } } : {}),
+      });
+      return { paymentId: reply.payment.id, checkoutToken: reply.checkoutToken };
+    },
+    startQr: (token, version = 1, amount = 150_000) =>
+      rpc(nats, prefix, Rpc.attemptStart, {
+        merchant,
+        reference: token,
+        language: 'fr',
+        source: { kind: 'qr', amount, singleUse: true, configVersion: version },
+      }),
+    async toCardForm(checkoutToken) {
+      const { formUrl } = await rpc(nats, prefix, Rpc.checkoutStart, { token: checkoutToken });
+      if (!formUrl) throw new Error('no card form: the attempt is not payable');
+      return formUrl;
+    },
+    async payCard(formUrl, pan = CARDS.approved) {
+      const mdOrder = new URL(formUrl).searchParams.get('mdOrder')!;
+      const response = await fetch(new URL('/payment/merchants/pay', formUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          mdOrder,
+          pan,
+          expiry: '12/30',
+          cvv: '123',
+          cardholderName: 'AMINA BELKACEM',
+        }).toString(),
+        redirect: 'manual',
+      });
+      if (response.status !== 303) throw new Error(`card form answered ${response.status}`);
+    },
+    comeBack: (paymentId) => rpc(nats, prefix, Rpc.checkoutReturn, { paymentId }),
+    get: (id) =>
+      rpc(nats, prefix, Rpc.paymentsGet, { merchantId: merchant.merchantId, mode: 'test', id }),
+    refund: (id, options = {}) =>
+      rpc(nats, prefix, Rpc.paymentsRefund, {
+        merchantId: merchant.merchantId,
+        mode: 'test',
+        id,
+        ...(options.amount !== undefined ? { amount: options.amount } : {}),
+        ...(options.key
+          ? { idempotency: { key: options.key, fingerprint: String(options.amount ?? 'all') } }
+          : {}),
+      }),
+    async stop() {
+      await runtime.stop();
+      await db.end();
+      await sandbox.close();
+      await infra.cleanup();
+    },
+  };
+}

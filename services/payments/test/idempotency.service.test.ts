@@ -1,0 +1,87 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppError } from '@dzpay/platform';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
+
+/**
+ * An Idempotency-Key is held by the request running it, which renews its lease: a retry
+ * never runs the key a second time beside the first, however long the first takes, and
+ * takes it over once the first has stopped (or died) without an answer to replay.
+ */
+
+const LEASE_MS = 1_000;
+let h: PaymentsHarness;
+
+beforeAll(async () => {
+  h = await startPaymentsHarness('payments-idempotency', {
+    IDEMPOTENCY_LEASE_MS: String(LEASE_MS),
+    CARDNET_TIMEOUT_MS: '20000',
+  });
+});
+afterEach(async () => {
+  await h.control.clearFaults();
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+async function codeOf(call: Promise<unknown>): Promise<string> {
+  const error = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  return error instanceof AppError ? error.code : `no error: ${String(error)}`;
+}
+
+describe('an Idempotency-Key', () => {
+  it('is not taken over while its first request still runs, long past the lease', async () => {
+    // register.do hangs: the first registration runs for 3 lease periods.
+    await h.control.setFaults([{ operation: 'register', effect: 'hang', ms: 3 * LEASE_MS }]);
+    const first = h.register('ORDER-SLOW', 150_000, 'key-slow');
+    await sleep(2 * LEASE_MS);
+    expect(await codeOf(h.register('ORDER-SLOW', 150_000, 'key-slow'))).toBe(
+      'IDEMPOTENCY409_KEY_REUSED',
+    );
+    const registered = await first;
+    // Then the first answer is replayed, never a second payment.
+    expect(await h.register('ORDER-SLOW', 150_000, 'key-slow')).toEqual(registered);
+    const rows = await h.db`select 1 from payments where reference = 'ORDER-SLOW'`;
+    expect(rows).toHaveLength(1);
+  });
+
+  it('whose request died is taken over once its lease ran out, not before', async () => {
+    const { merchantId } = h.merchant;
+    const body = { amount: 150_000, currency: 'DZD', reference: 'ORDER-DEAD' };
+    const claim = (leaseMs: number) => h.db`
+      insert into idempotency_keys (merchant_id, mode, key, fingerprint, owner, lease_until)
+      values (${merchantId}, 'test', 'key-dead', ${JSON.stringify(body)},
+        gen_random_uuid(), now() + ${leaseMs} * interval '1 millisecond')`;
+    // A process claimed the key and died; its lease is still running.
+    await claim(60_000);
+    expect(await codeOf(h.register('ORDER-DEAD', 150_000, 'key-dead'))).toBe(
+      'IDEMPOTENCY409_KEY_REUSED',
+    );
+    await h.db`update idempotency_keys set lease_until = now() - interval '1 second'
+               where key = 'key-dead'`;
+    const registered = await h.register('ORDER-DEAD', 150_000, 'key-dead');
+    expect(await h.register('ORDER-DEAD', 150_000, 'key-dead')).toEqual(registered);
+  });
+
+  it('stays bound to its body after a "retry later" answer, and the same body takes it over at once', async () => {
+    const payment = await h.register();
+    await h.payCard(await h.toCardForm(payment.checkoutToken));
+    expect((await h.comeBack(payment.paymentId)).status).toBe('success');
+    // The refund cannot read the order (the client tries twice): 503, retry later.
+    await h.control.setFaults([
+      { operation: 'getOrderStatusExtended', effect: 'unavailable', times: 2 },
+    ]);
+    expect(await codeOf(h.refund(payment.paymentId, { key: 'refund-later' }))).toBe(
+      'SERVICE503_UNAVAILABLE',
+    );
+    expect(await codeOf(h.refund(payment.paymentId, { key: 'refund-later', amount: 10_000 }))).toBe(
+      'IDEMPOTENCY409_KEY_REUSED',
+    );
+    const refunded = await h.refund(payment.paymentId, { key: 'refund-later' });
+    expect(refunded.status).toBe('refunded');
+  });
+});

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { satimCardNetwork } from '../src/adapters/cardnet/satim-client.ts';
+import { paymentsCore, type PaymentsCore } from '../src/core.ts';
+import { startSweeper, type Sweeper } from '../src/jobs/sweeper.ts';
+import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
+
+/**
+ * The sweeper is fair: an attempt it fails to decide backs off on its own, so a crowd of
+ * attempts the card network cannot answer for never keeps a newer one waiting. (It once
+ * took the 100 oldest each pass: 120 failing attempts starved everything behind them.)
+ */
+
+const FAILING = 120;
+let h: PaymentsHarness;
+let core: PaymentsCore;
+let sweeper: Sweeper;
+/** The sweeper's clock is an hour ahead: every attempt's window has closed for it. */
+const later = () => new Date(Date.now() + 3_600_000);
+
+beforeAll(async () => {
+  h = await startPaymentsHarness('payments-sweeper', {
+    CARDNET_TIMEOUT_MS: '1000',
+    // The service's own sweeper stays out of the way; this test runs passes itself.
+    SWEEP_INTERVAL_MS: '86400000',
+  });
+  const network = satimCardNetwork({
+    baseUrl: h.sandbox.url,
+    userName: 'sandbox',
+    password: 'sandbox',
+    timeoutMs: 1_000,
+  });
+  core = paymentsCore({
+    sql: h.db,
+    logger: h.runtime.logger,
+    cardNetworks: { test: network, live: network },
+    config: { SETTLE_LEASE_MS: 10_000, IDEMPOTENCY_LEASE_MS: 10_000, REFUND_QUIET_MS: 30_000 },
+    clock: later,
+  });
+  sweeper = startSweeper({
+    ...core,
+    logger: h.runtime.logger,
+    intervalMs: 86_400_000,
+    staleAfterMs: 60_000,
+    refundQuietMs: 30_000,
+    clock: later,
+  });
+}, 120_000);
+afterAll(async () => {
+  await sweeper?.stop();
+  await h?.control.clearFaults().catch(() => undefined);
+  await h?.stop();
+});
+
+describe('the sweeper', () => {
+  it(`decides a newer attempt within two passes behind ${FAILING} older ones it cannot decide`, async () => {
+    const failing = [];
+    for (let i = 0; i < FAILING; i++) failing.push(await h.register());
+    const orderIds = (
+      await h.db<{ cardnet_order_id: string }[]>`
+        select cardnet_order_id from payments where id in ${h.db(failing.map((p) => p.paymentId))}`
+    ).map((row) => row.cardnet_order_id);
+    // The card network answers nothing about the older orders.
+    await h.control.setFaults([
+      { operation: 'getOrderStatusExtended', effect: 'unavailable', orderIds },
+      { operation: 'reverse', effect: 'unavailable', orderIds },
+    ]);
+    // The newest attempt was paid; its payer never came back.
+    const newest = await h.register();
+    await h.payCard(await h.toCardForm(newest.checkoutToken));
+
+    await sweeper.runOnce();
+    await sweeper.runOnce();
+    expect((await h.get(newest.paymentId)).status).toBe('success');
+
+    // The failing ones wait out their backoff instead of taking every pass.
+    const backoff = await h.db<{ sweep_failures: number; next_sweep_at: Date }[]>`
+      select sweep_failures, next_sweep_at from payments
+      where id in ${h.db(failing.map((p) => p.paymentId))}`;
+    expect(backoff.every((row) => row.sweep_failures === 1)).toBe(true);
+    expect(backoff.every((row) => row.next_sweep_at > later())).toBe(true);
+
+    // Their turn comes again once the backoff is over.
+    const afterBackoff = new Date(Date.now() + 3_700_000);
+    expect(await core.repository.needingAttention(afterBackoff, 60_000, 500)).toHaveLength(FAILING);
+  });
+});
