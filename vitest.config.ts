@@ -14,6 +14,18 @@ export default defineConfig({
         },
       },
       {
+        // The fault campaign runs alone, after the others (package.json "test"): it starts
+        // a whole system of processes and must not share two cores with other tests.
+        test: {
+          name: 'campaign',
+          include: ['campaign/test/**/*.system.test.ts'],
+          testTimeout: 120_000,
+          globalSetup: [
+            fileURLToPath(new URL('./libs/testkit/src/global-setup.ts', import.meta.url)),
+          ],
+        },
+      },
+      {
         test: {
           name: 'service',
           include: ['libs/*/test/**/*.service.test.ts', 'services/*/test/**/*.service.test.ts'],

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Messages } from '../../services/gateway/src/pages/messages.ts';
+import type { Rng } from '../rng.ts';
+import { CARDS, type ActorContext } from './context.ts';
+
+/** Where a payer comes in. */
+const ENTRIES = { checkout: 3, product: 4, 'qr-single': 2, 'qr-multi': 1 } as const;
+type Entry = keyof typeof ENTRIES;
+
+/** What the payer does on the card form, and whether they come back. */
+const ENDINGS = {
+  pay: 5,
+  decline: 2,
+  abandon: 1,
+  'never-return': 3,
+  'double-submit': 1,
+  'return-late': 1,
+  'return-twice': 1,
+  reopen: 1,
+  'slow-confirmation': 1,
+} as const;
+type Ending = keyof typeof ENDINGS;
+
+/**
+ * One payer after another, each on a path the seed picks: a hosted checkout the merchant
+ * registers for them, a partner's product, or a single-use or multi-use QR code; then
+ * paying, declined, abandoning, paying and never coming back, submitting twice, paying
+ * after the window, coming back twice, reopening the link, or the card whose confirmation
+ * hangs. A payer told the reference is being paid waits and tries again, as the page says.
+ */
+export async function runPayer(context: ActorContext, rng: Rng): Promise<void> {
+  while (Date.now() < context.until) {
+    const entry = rng.weighted(ENTRIES);
+    let ending = rng.weighted(ENDINGS);
+    // A late payer needs a window's time: near the end of the run, pay on time instead.
+    const late = context.settings.windowMs + 3_000;
+    if (ending === 'return-late' && context.until - Date.now() < late) ending = 'pay';
+    const merchant = rng.pick(context.merchants);
+    const outcome = await journey(context, rng, entry, ending, merchant.index).catch(
+      (error: unknown) => `error: ${String(error)}`,
+    );
+    context.tally(`${entry}/${ending}`, outcome);
+    await sleep(rng.int(50, 1_000));
+  }
+}
+
+async function journey(
+  context: ActorContext,
+  rng: Rng,
+  entry: Entry,
+  ending: Ending,
+  merchantIndex: number,
+): Promise<string> {
+  const checkout = await toCheckout(context, rng, entry, merchantIndex);
+  if (!checkout.url) return checkout.outcome;
+  const pay = await context.http(`${checkout.url}/pay`, { form: {} });
+  if (pay.status !== 303 || !pay.location?.startsWith(context.sandboxUrl)) {
+    return `no card form (${pay.status})`;
+  }
+  const formUrl = pay.location;
+  const cardOf = (e: Ending) =>
+    e === 'decline'
+      ? CARDS.declined
+      : e === 'slow-confirmation'
+        ? CARDS.hangsAtConfirm
+        : rng.chance(0.1)
+          ? CARDS.lost
+          : CARDS.approved;
+  switch (ending) {
+    case 'abandon':
+      return 'abandoned';
+    case 'never-return':
+      await submitCard(context, formUrl, cardOf(ending));
+      return 'paid, never came back';
+    case 'double-submit': {
+      const [first] = await Promise.all([
+        submitCard(context, formUrl, CARDS.approved),
+        submitCard(context, formUrl, CARDS.approved),
+      ]);
+      return comeBack(context, first);
+    }
+    case 'return-late': {
+      await sleep(context.settings.windowMs + rng.int(0, 3_000));
+      return comeBack(context, await submitCard(context, formUrl, CARDS.approved));
+    }
+    case 'return-twice': {
+      const back = await submitCard(context, formUrl, cardOf(ending));
+      const [first] = await Promise.all([comeBack(context, back), comeBack(context, back)]);
+      return first;
+    }
+    case 'reopen': {
+      const outcome = await comeBack(context, await submitCard(context, formUrl, cardOf(ending)));
+      await context.http(checkout.url);
+      await context.http(`${checkout.url}/pay`, { form: {} });
+      return `${outcome}, reopened`;
+    }
+    default:
+      return comeBack(context, await submitCard(context, formUrl, cardOf(ending)));
+  }
+}
+
+/**
+ * To the hosted checkout page through the entry: the merchant registers the payment,
+ * or the payer starts an attempt on a product or a QR code. Null url: the journey ended
+ * there, for the reason in `outcome`.
+ */
+async function toCheckout(
+  context: ActorContext,
+  rng: Rng,
+  entry: Entry,
+  merchantIndex: number,
+): Promise<{ url: string | null; outcome: string }> {
+  const merchant = context.merchants[merchantIndex]!;
+  const { gatewayUrl, http } = context;
+  if (entry === 'checkout') {
+    const registered = await register(context, rng, merchantIndex);
+    return registered ? { url: registered, outcome: '' } : { url: null, outcome: 'not registered' };
+  }
+  const start =
+    entry === 'product'
+      ? productStart(context, rng, merchantIndex)
+      : `${gatewayUrl}/qr/${rng.pick(entry === 'qr-single' ? merchant.qr.singleUse : merchant.qr.multiUse)}?lang=fr`;
+  // A payer told the reference is being paid comes back later, up to twice.
+  for (let round = 0; round < 3; round++) {
+    await http(start);
+    const started = await http(start, { form: entry === 'product' ? {} : { choice: '0' } });
+    if (started.status === 303 && started.location?.startsWith('/checkout/')) {
+      return { url: `${gatewayUrl}${started.location.split('?')[0]}`, outcome: '' };
+    }
+    const beingPaid = started.status === 409 && started.text.includes(Messages.fr.beingPaid);
+    if (!beingPaid || rng.chance(0.3)) {
+      return { url: null, outcome: `refused (${started.status})` };
+    }
+    const wait = rng.int(500, context.settings.windowMs + 2_000);
+    if (Date.now() + wait > context.until) break;
+    await sleep(wait);
+  }
+  return { url: null, outcome: 'gave up waiting' };
+}
+
+/** A product to pay: mostly one in stock, sometimes one already sold. */
+function productStart(context: ActorContext, rng: Rng, merchantIndex: number): string {
+  const sold = context.partner.sold(merchantIndex);
+  const pool = sold.length > 0 && rng.chance(0.1) ? sold : context.partner.available(merchantIndex);
+  const reference = rng.pick(pool);
+  return `${context.gatewayUrl}/pay/${context.merchants[merchantIndex]!.id}/${encodeURIComponent(reference)}?mode=test&lang=fr`;
+}
+
+/**
+ * The merchant registers a payment with an Idempotency-Key: sometimes twice at once,
+ * and again after an answer that says retry (or none). Answers the checkout URL.
+ */
+async function register(
+  context: ActorContext,
+  rng: Rng,
+  merchantIndex: number,
+): Promise<string | null> {
+  const merchant = context.merchants[merchantIndex]!;
+  const key = randomUUID();
+  const reference = `ORD-${randomUUID().slice(0, 13)}`;
+  const body = JSON.stringify({
+    amount: rng.int(50, 5_000) * 100 + rng.int(0, 99),
+    currency: 'DZD',
+    reference,
+    successUrl: 'https://shop.example/ok',
+    failureUrl: 'https://shop.example/ko',
+    language: rng.pick(['ar', 'fr', 'en']),
+  });
+  const send = () =>
+    context.http(`${context.gatewayUrl}/api/v1/payments`, {
+      headers: { 'x-api-key': merchant.testKey, 'idempotency-key': key },
+      body,
+    });
+  let checkoutUrl: string | null = null;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const answers = rng.chance(0.15) ? await Promise.all([send(), send()]) : [await send()];
+    for (const answer of answers) {
+      if (answer.status !== 201) continue;
+      const data = (answer.json() as { data: { id: string; checkoutUrl: string } }).data;
+      context.acks.registrations.push({
+        merchant: merchantIndex,
+        key,
+        paymentId: data.id,
+        reference,
+      });
+      checkoutUrl ??= data.checkoutUrl;
+    }
+    const retry = answers.some((a) => a.status === 0 || a.status >= 500 || a.status === 409);
+    if (checkoutUrl && !rng.chance(0.1)) return checkoutUrl;
+    if (!retry && checkoutUrl) return checkoutUrl;
+    if (!retry) return null;
+    await sleep(rng.int(200, 2_000));
+  }
+  return checkoutUrl;
+}
+
+/** Submits the card form; answers where the card network sends the browser back. */
+async function submitCard(context: ActorContext, formUrl: string, pan: string) {
+  const mdOrder = new URL(formUrl).searchParams.get('mdOrder') ?? '';
+  const answer = await context.http(new URL('/payment/merchants/pay', formUrl).href, {
+    form: { mdOrder, pan, expiry: '12/30', cvv: '123', cardholderName: 'AMINA BELKACEM' },
+  });
+  return answer.status === 303 ? answer.location : null;
+}
+
+/** The browser follows the card network back to dzpay's return route. */
+async function comeBack(context: ActorContext, returnUrl: string | null): Promise<string> {
+  if (!returnUrl) return 'card form refused';
+  const back = await context.http(returnUrl);
+  if (back.status === 303) {
+    return back.location?.startsWith('https://shop.example/ok') ? 'paid' : 'not paid';
+  }
+  return back.status === 200 ? 'result page' : `return answered ${back.status}`;
+}

@@ -1,0 +1,210 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FaultRule, SandboxControl } from '@dzpay/cardnet-sandbox/control';
+import type { CampaignInfra } from './infra.ts';
+import type { CampaignPartner, PartnerWeather } from './partner.ts';
+import type { Rng } from './rng.ts';
+import { SERVICES, type CampaignStack, type ServiceName } from './stack.ts';
+
+/** One fault of the plan, at an offset from the start of the run. */
+export type PlannedFault =
+  | { at: number; kind: 'kill-service'; target: ServiceName; downMs: number }
+  | { at: number; kind: 'kill-redis' | 'restart-nats'; downMs: number }
+  | { at: number; kind: 'flush-redis' | 'terminate-postgres' }
+  | { at: number; kind: 'sandbox-weather'; durationMs: number; rules: FaultRule[] }
+  | { at: number; kind: 'partner-weather'; durationMs: number; weather: PartnerWeather };
+
+type FaultKind = PlannedFault['kind'];
+
+/** When a fault was in force (end: when what it broke was back). */
+export interface FaultWindow {
+  kind: FaultKind;
+  target?: string;
+  start: number;
+  end: number;
+}
+
+const KINDS: Record<FaultKind, number> = {
+  'kill-service': 4,
+  'kill-redis': 1,
+  'flush-redis': 1,
+  'restart-nats': 1,
+  'terminate-postgres': 1,
+  'sandbox-weather': 2,
+  'partner-weather': 1,
+};
+
+/**
+ * The faults of a run, drawn from the seed before anything runs: what, on what, when and
+ * for how long. One at a time, a few seconds apart, so a 5xx can be told to belong to one.
+ * Kinds come out of a shuffled bag (each as often as its weight), so even a short run
+ * meets most of them.
+ */
+export function planFaults(rng: Rng, runMs: number): PlannedFault[] {
+  const plan: PlannedFault[] = [];
+  let bag: FaultKind[] = [];
+  let at = rng.int(1_000, 3_000);
+  while (at < runMs) {
+    if (bag.length === 0) bag = shuffled(rng, bagOf(KINDS));
+    const fault = plannedFault(rng, bag.pop()!, at);
+    plan.push(fault);
+    const length = 'downMs' in fault ? fault.downMs : 'durationMs' in fault ? fault.durationMs : 0;
+    at += length + rng.int(1_500, 6_000);
+  }
+  return plan;
+}
+
+function bagOf(weights: Record<FaultKind, number>): FaultKind[] {
+  return (Object.entries(weights) as [FaultKind, number][]).flatMap(([kind, n]) =>
+    Array<FaultKind>(n).fill(kind),
+  );
+}
+
+/** Fisher-Yates with the seed's draws. */
+function shuffled<T>(rng: Rng, items: T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
+function plannedFault(rng: Rng, kind: FaultKind, at: number): PlannedFault {
+  switch (kind) {
+    case 'kill-service':
+      return { at, kind, target: rng.pick(SERVICES), downMs: rng.int(200, 5_000) };
+    case 'kill-redis':
+    case 'restart-nats':
+      return { at, kind, downMs: rng.int(300, 4_000) };
+    case 'flush-redis':
+    case 'terminate-postgres':
+      return { at, kind };
+    case 'sandbox-weather':
+      return { at, kind, durationMs: rng.int(3_000, 10_000), rules: sandboxRules(rng) };
+    case 'partner-weather':
+      return {
+        at,
+        kind,
+        durationMs: rng.int(3_000, 8_000),
+        weather: {
+          slow: 0.2,
+          unavailable: 0.15,
+          hang: 0.1,
+          webhookFailures: rng.pick([0.3, 0.7, 1]),
+        },
+      };
+  }
+}
+
+/** A card network having a bad time: one to three misbehaviours at once. */
+function sandboxRules(rng: Rng): FaultRule[] {
+  const menu: (() => FaultRule)[] = [
+    () => ({
+      operation: rng.pick(['register', 'getOrderStatusExtended', 'confirmOrder', 'pay'] as const),
+      effect: 'latency',
+      ms: rng.int(200, 2_500),
+      probability: 0.5,
+    }),
+    () => ({
+      operation: rng.pick(['getOrderStatusExtended', 'confirmOrder', 'reverse', 'refund'] as const),
+      effect: 'unavailable',
+      probability: 0.4,
+    }),
+    () => ({
+      operation: rng.pick(['confirmOrder', 'refund', 'reverse', 'register', 'pay'] as const),
+      effect: 'lost-answer',
+      probability: 0.4,
+    }),
+    () => ({
+      operation: 'confirmOrder',
+      effect: 'hang',
+      ms: rng.int(3_000, 8_000),
+      probability: 0.4,
+    }),
+    () => ({ operation: 'register', effect: 'unavailable', probability: 0.3 }),
+  ];
+  const count = rng.int(1, 3);
+  return Array.from({ length: count }, (_, i) => ({
+    ...rng.pick(menu)(),
+    id: `rule-${i}`,
+    seed: rng.int(1, 1_000_000),
+  }));
+}
+
+/**
+ * Runs the plan against the live system until `until`, one fault at a time, and answers
+ * the windows they were in force. What a fault broke is brought back before the next.
+ */
+export async function runFaults(deps: {
+  plan: PlannedFault[];
+  startedAt: number;
+  until: number;
+  stack: CampaignStack;
+  infra: CampaignInfra;
+  sandbox: SandboxControl;
+  partner: CampaignPartner;
+  log: (line: string) => void;
+}): Promise<FaultWindow[]> {
+  const windows: FaultWindow[] = [];
+  for (const fault of deps.plan) {
+    const due = deps.startedAt + fault.at;
+    if (due >= deps.until) break;
+    await sleep(Math.max(0, due - Date.now()));
+    const start = Date.now();
+    const target = fault.kind === 'kill-service' ? fault.target : undefined;
+    deps.log(`fault ${fault.kind}${target ? ` ${target}` : ''}`);
+    try {
+      await inject(fault, deps);
+    } catch (error) {
+      deps.log(`fault ${fault.kind} could not be undone at once: ${String(error)}`);
+    }
+    windows.push({ kind: fault.kind, ...(target ? { target } : {}), start, end: Date.now() });
+  }
+  return windows;
+}
+
+async function inject(
+  fault: PlannedFault,
+  deps: {
+    stack: CampaignStack;
+    infra: CampaignInfra;
+    sandbox: SandboxControl;
+    partner: CampaignPartner;
+  },
+): Promise<void> {
+  switch (fault.kind) {
+    case 'kill-service': {
+      const service = deps.stack.services[fault.target];
+      await service.kill();
+      await sleep(fault.downMs);
+      await service.start();
+      return;
+    }
+    case 'kill-redis':
+      await deps.infra.redis.kill();
+      await sleep(fault.downMs);
+      await deps.infra.redis.restart();
+      return;
+    case 'restart-nats':
+      await deps.infra.nats.kill();
+      await sleep(fault.downMs);
+      await deps.infra.nats.restart();
+      return;
+    case 'flush-redis':
+      await deps.infra.redis.flushAll();
+      return;
+    case 'terminate-postgres':
+      await deps.infra.terminatePostgresBackends();
+      return;
+    case 'sandbox-weather':
+      await deps.sandbox.setFaults(fault.rules);
+      await sleep(fault.durationMs);
+      await deps.sandbox.clearFaults();
+      return;
+    case 'partner-weather':
+      deps.partner.setWeather(fault.weather);
+      await sleep(fault.durationMs);
+      deps.partner.setWeather(null);
+      return;
+  }
+}

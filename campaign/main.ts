@@ -1,0 +1,52 @@
+// `pnpm campaign`: a seeded fault campaign against dzpay (docs/reliability.md).
+//   pnpm campaign [--seed N] [--minutes M | --seconds S] [--payers P] [--no-faults] [--out DIR]
+// Exits 1 when an invariant was violated, 2 on bad arguments.
+import { randomInt } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { report, violationsOf } from './report.ts';
+import { runCampaign } from './run.ts';
+
+// Ctrl-C or a supervisor's SIGTERM: exit handlers kill every server and service we started.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      seed: { type: 'string' },
+      minutes: { type: 'string' },
+      seconds: { type: 'string' },
+      payers: { type: 'string', default: '8' },
+      'no-faults': { type: 'boolean', default: false },
+      out: { type: 'string', default: '.campaign' },
+    },
+  }));
+} catch (error) {
+  console.error(String(error));
+  process.exit(2);
+}
+const number = (name: string, text: string | undefined, fallback: number): number => {
+  const value = text === undefined ? fallback : Number(text);
+  if (!Number.isFinite(value) || value < 0) {
+    console.error(`--${name} must be a non-negative number`);
+    process.exit(2);
+  }
+  return value;
+};
+const seed = Math.trunc(number('seed', values.seed, randomInt(1, 2 ** 31 - 1)));
+const runMs = values.seconds
+  ? number('seconds', values.seconds, 60) * 1000
+  : number('minutes', values.minutes, 1) * 60_000;
+
+const result = await runCampaign(
+  {
+    seed,
+    runMs,
+    payers: Math.max(1, Math.trunc(number('payers', values.payers, 8))),
+    faults: !values['no-faults'],
+    outDir: values.out,
+  },
+  (line) => console.log(`[campaign] ${line}`),
+);
+console.log(`\n${report(result)}`);
+process.exit(violationsOf(result) > 0 ? 1 : 0);

@@ -1,0 +1,45 @@
+import type { CampaignResult } from './run.ts';
+
+/** The run as a person reads it: the seed first (to replay it), counts, then each verdict. */
+export function report(result: CampaignResult): string {
+  const { counts, settings } = result;
+  const lines = [
+    `seed ${result.seed} — replay: pnpm campaign --seed ${result.seed} --seconds ${Math.round(result.runMs / 1000)}`,
+    `ran ${Math.round(result.runMs / 1000)} s; window ${settings.windowMs} ms, sweeper every ${settings.sweepIntervalMs} ms; ` +
+      (result.settledInMs === null
+        ? 'did not settle in time'
+        : `settled in ${Math.round(result.settledInMs / 1000)} s`),
+    '',
+    'payments (channel, reference kind, status):',
+    ...table(counts.payments),
+    `requests ${counts.requests}, refunds acknowledged ${counts.refunds}, receipts ${counts.receipts}, ` +
+      `webhooks received ${counts.webhooks.received} (${counts.webhooks.distinct} distinct events)`,
+    '',
+    'faults:',
+    ...(Object.keys(counts.faults).length ? table(counts.faults) : ['  none']),
+    '',
+    'journeys:',
+    ...table(counts.journeys),
+    '',
+    'invariants:',
+  ];
+  for (const verdict of result.verdicts) {
+    const ok = verdict.violations.length === 0;
+    lines.push(`  ${ok ? 'ok  ' : 'FAIL'} ${verdict.name} (${verdict.checked} checked)`);
+    for (const violation of verdict.violations.slice(0, 25)) lines.push(`         ${violation}`);
+    if (verdict.violations.length > 25)
+      lines.push(`         … ${verdict.violations.length - 25} more`);
+  }
+  lines.push('', `logs: ${result.logDir}`);
+  return lines.join('\n');
+}
+
+export function violationsOf(result: CampaignResult): number {
+  return result.verdicts.reduce((sum, verdict) => sum + verdict.violations.length, 0);
+}
+
+function table(counts: Record<string, number>): string[] {
+  return Object.entries(counts)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, n]) => `  ${String(n).padStart(6)}  ${key}`);
+}

@@ -1,0 +1,47 @@
+import type { Rng } from './rng.ts';
+
+/** What a campaign run is asked to do (the command line). */
+export interface CampaignOptions {
+  seed: number;
+  /** How long payers, merchants and faults run before the system is left to settle. */
+  runMs: number;
+  /** Payers acting at the same time. */
+  payers: number;
+  /** Inject faults (off: the same traffic on a quiet system). */
+  faults: boolean;
+  /** Where the services' logs and the report go. */
+  outDir: string;
+}
+
+/**
+ * The system's settings for one run. Time is compressed (a payment window of seconds,
+ * not 15 minutes) so that expiries, late payers and the sweeper happen many times a
+ * minute. Some settings come from the seed: how far behind the sweeper is decides how
+ * often a payer arrives between a window's end and its settlement.
+ */
+export interface CampaignSettings {
+  windowMs: number;
+  sweepIntervalMs: number;
+  cardnetTimeoutMs: number;
+  refundQuietMs: number;
+  webhookRetryScheduleMs: number[];
+  /** After a fault ends, a 5xx is still the fault's (restarts, reconnects, leases). */
+  faultGraceMs: number;
+  /** Longest wait, after the run, for every attempt, refund, event and webhook to settle. */
+  settleTimeoutMs: number;
+}
+
+export function campaignSettings(rng: Rng): CampaignSettings {
+  const windowMs = rng.pick([8_000, 12_000, 20_000]);
+  const sweepIntervalMs = rng.pick([1_000, 3_000, 8_000]);
+  return {
+    windowMs,
+    sweepIntervalMs,
+    cardnetTimeoutMs: 3_000,
+    refundQuietMs: 5_000,
+    // Nine tries over about 40 s: a partner failing for a fault's length still gets it.
+    webhookRetryScheduleMs: [0, 250, 500, 1_000, 2_000, 4_000, 8_000, 10_000, 15_000],
+    faultGraceMs: 12_000,
+    settleTimeoutMs: windowMs + 90_000,
+  };
+}

@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@dzpay/testkit/processes';
+import type { CampaignInfra } from './infra.ts';
+import type { CampaignSettings } from './settings.ts';
+import { supervise, type SupervisedService } from './supervisor.ts';
+
+/** The services a fault may kill: every one of dzpay's own. */
+export const SERVICES = [
+  'qr-config',
+  'payments',
+  'status',
+  'webhook-dispatcher',
+  'receipts',
+  'gateway',
+] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+/**
+ * dzpay as separate processes over the campaign's own infrastructure, plus the card
+ * network sandbox (the outside world: never killed, its faults injected through its
+ * control API). Ports are fixed at start, so a restarted service comes back where it was.
+ */
+export interface CampaignStack {
+  gatewayUrl: string;
+  sandboxUrl: string;
+  secretsKey: string;
+  services: Record<ServiceName, SupervisedService>;
+  /** The environment the admin CLI needs (database, NATS, SECRETS_KEY). */
+  cliEnv: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+const mainOf = (service: string) =>
+  fileURLToPath(new URL(`../services/${service}/src/main.ts`, import.meta.url));
+
+export async function startCampaignStack(deps: {
+  infra: CampaignInfra;
+  settings: CampaignSettings;
+  mail: { host: string; port: number };
+  logDir: string;
+}): Promise<CampaignStack> {
+  const { infra, settings } = deps;
+  const secretsKey = randomBytes(32).toString('base64');
+  const [httpPort, sandboxPort] = [await freePort(), await freePort()];
+  const gatewayUrl = `http://127.0.0.1:${httpPort}`;
+  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  const common = {
+    DATABASE_URL: infra.databaseUrl,
+    NATS_URL: infra.nats.url,
+    REDIS_URL: infra.redis.url,
+    NATS_PREFIX: 'camp',
+    REDIS_PREFIX: 'camp:',
+    LOG_LEVEL: 'info',
+    OPS_HOST: '127.0.0.1',
+    SHUTDOWN_TIMEOUT_MS: '5000',
+  };
+  const own: Record<ServiceName, Record<string, string>> = {
+    'qr-config': {},
+    payments: {
+      PUBLIC_BASE_URL: gatewayUrl,
+      CARDNET_TEST_URL: sandboxUrl,
+      PAYMENT_WINDOW_MS: String(settings.windowMs),
+      SWEEP_INTERVAL_MS: String(settings.sweepIntervalMs),
+      RECONCILE_AFTER_MS: '5000',
+      CARDNET_TIMEOUT_MS: String(settings.cardnetTimeoutMs),
+      SETTLE_LEASE_MS: '3000',
+      IDEMPOTENCY_LEASE_MS: '3000',
+      REFUND_QUIET_MS: String(settings.refundQuietMs),
+    },
+    status: {},
+    'webhook-dispatcher': {
+      SECRETS_KEY: secretsKey,
+      WEBHOOK_RETRY_SCHEDULE_MS: settings.webhookRetryScheduleMs.join(','),
+      WEBHOOK_TIMEOUT_MS: '3000',
+    },
+    receipts: {
+      SMTP_HOST: deps.mail.host,
+      SMTP_PORT: String(deps.mail.port),
+      SMTP_SECURE: 'false',
+    },
+    gateway: {
+      HTTP_PORT: String(httpPort),
+      HTTP_HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: gatewayUrl,
+      SECRETS_KEY: secretsKey,
+      STATUS_RATE_LIMIT_PER_MINUTE: '1000000',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      PAYMENTS_TIMEOUT_MS: '12000',
+    },
+  };
+
+  const sandbox = supervise(
+    {
+      name: 'cardnet-sandbox',
+      entry: mainOf('cardnet-sandbox'),
+      env: {
+        LOG_LEVEL: 'info',
+        SANDBOX_PORT: String(sandboxPort),
+        SANDBOX_HOST: '127.0.0.1',
+        SANDBOX_CONTROL: 'true',
+        SANDBOX_CONFIRM_DELAY_MS: '5000',
+      },
+      readyUrl: `${sandboxUrl}/healthz`,
+    },
+    join(deps.logDir, 'cardnet-sandbox.log'),
+  );
+  await sandbox.start();
+
+  const services = {} as Record<ServiceName, SupervisedService>;
+  for (const name of SERVICES) {
+    const opsPort = await freePort();
+    services[name] = supervise(
+      {
+        name,
+        entry: mainOf(name),
+        env: { ...common, ...own[name], OPS_PORT: String(opsPort) },
+        readyUrl: `http://127.0.0.1:${opsPort}/readyz`,
+      },
+      join(deps.logDir, `${name}.log`),
+    );
+  }
+  // The gateway last: it publishes the partner directory the others read.
+  await Promise.all(SERVICES.filter((n) => n !== 'gateway').map((n) => services[n].start()));
+  await services.gateway.start();
+
+  return {
+    gatewayUrl,
+    sandboxUrl,
+    secretsKey,
+    services,
+    cliEnv: { ...common, SECRETS_KEY: secretsKey },
+    async stop() {
+      // The gateway first: it stops taking payers while the others finish.
+      await services.gateway.stop();
+      await Promise.all(SERVICES.map((n) => services[n].stop()));
+      await sandbox.stop();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { report, violationsOf } from '../report.ts';
+import { runCampaign } from '../run.ts';
+
+/**
+ * The short seeded campaign of every `pnpm test`: the whole system as processes, payers
+ * and merchants on every path, faults from the seed, and the six invariants
+ * (docs/reliability.md). A failure prints the report, whose first line replays the run.
+ */
+const SEED = 20261123;
+
+describe('the fault campaign, short', () => {
+  it(`holds every invariant for seed ${SEED}`, async () => {
+    const result = await runCampaign({
+      seed: SEED,
+      runMs: 35_000,
+      payers: 6,
+      faults: true,
+      outDir: join(tmpdir(), 'dzpay-campaign'),
+    });
+    const text = report(result);
+    expect(violationsOf(result), text).toBe(0);
+    // It did what a campaign must, or holding the invariants proves little.
+    expect(Object.keys(result.counts.faults).length, text).toBeGreaterThanOrEqual(3);
+    expect(result.counts.payments['AGENCY product success'] ?? 0, text).toBeGreaterThan(0);
+    expect(result.counts.payments['CHECKOUT order success'] ?? 0, text).toBeGreaterThan(0);
+    expect(result.counts.webhooks.distinct, text).toBeGreaterThan(0);
+  }, 120_000);
+});
