@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
 
 /**
  * The campaign's randomness, all of it from the seed. Each actor and the fault plan draw
@@ -21,8 +22,8 @@ export interface Rng {
   fork(label: string): Rng;
 }
 
-export function seededRng(seed: number): Rng {
-  const generator = xoroshiro128plus(seed);
+export function seededRng(seed: number, path = ''): Rng {
+  const generator = xoroshiro128plusFromState(stateOf(`${seed}/${path}`));
   const rng: Rng = {
     int: (from, to) => uniformInt(generator, from, to),
     float: () => uniformFloat64(generator),
@@ -40,17 +41,16 @@ export function seededRng(seed: number): Rng {
       }
       return entries.at(-1)![0];
     },
-    fork: (label) => seededRng(mix(seed, label)),
+    fork: (label) => seededRng(seed, `${path}/${label}`),
   };
   return rng;
 }
 
-/** A 32-bit seed from the parent seed and a label (FNV-1a over both). */
-function mix(seed: number, label: string): number {
-  let hash = 0x811c9dc5 ^ (seed >>> 0);
-  for (const char of `${seed}:${label}`) {
-    hash ^= char.charCodeAt(0);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash | 0;
+/**
+ * The generator's 128-bit state from a hash of the seed and the stream's name: the
+ * generator's own seeding keeps neighbouring seeds alike for many draws.
+ */
+function stateOf(name: string): number[] {
+  const digest = createHash('sha256').update(name).digest();
+  return [0, 4, 8, 12].map((offset) => digest.readInt32LE(offset));
 }

@@ -13,7 +13,7 @@ const ENDINGS = {
   pay: 5,
   decline: 2,
   abandon: 1,
-  'never-return': 3,
+  'never-return': 4,
   'double-submit': 1,
   'return-late': 1,
   'return-twice': 1,
@@ -121,19 +121,21 @@ async function toCheckout(
     entry === 'product'
       ? productStart(context, rng, merchantIndex)
       : `${gatewayUrl}/qr/${rng.pick(entry === 'qr-single' ? merchant.qr.singleUse : merchant.qr.multiUse)}?lang=fr`;
-  // A payer told the reference is being paid comes back later, up to twice.
-  for (let round = 0; round < 3; round++) {
+  // A payer told the reference is being paid comes back: an eager one refreshes the page
+  // every second or two until it is free (or the window has passed), a patient one comes
+  // back once or twice, later.
+  const eager = rng.chance(0.5);
+  const giveUpAt = Math.min(Date.now() + context.settings.windowMs + 5_000, context.until);
+  for (let round = 0; eager || round < 3; round++) {
     await http(start);
     const started = await http(start, { form: entry === 'product' ? {} : { choice: '0' } });
     if (started.status === 303 && started.location?.startsWith('/checkout/')) {
       return { url: `${gatewayUrl}${started.location.split('?')[0]}`, outcome: '' };
     }
     const beingPaid = started.status === 409 && started.text.includes(Messages.fr.beingPaid);
-    if (!beingPaid || rng.chance(0.3)) {
-      return { url: null, outcome: `refused (${started.status})` };
-    }
-    const wait = rng.int(500, context.settings.windowMs + 2_000);
-    if (Date.now() + wait > context.until) break;
+    if (!beingPaid) return { url: null, outcome: `refused (${started.status})` };
+    const wait = eager ? rng.int(700, 2_000) : rng.int(500, context.settings.windowMs + 2_000);
+    if (Date.now() + wait > giveUpAt) break;
     await sleep(wait);
   }
   return { url: null, outcome: 'gave up waiting' };
