@@ -3,11 +3,12 @@ import { mkdir, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { StatusRecord } from '@dzpay/contracts';
 import type { Browser, Page } from 'playwright-core';
-import { documentLanguage, inContext, launchChromium, summaryOf } from './browser.ts';
+import { documentLanguage, inContext, summaryOf } from './browser.ts';
+import { startBrowserStack, type BrowserStack } from './browser-stack.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Messages } from '../src/pages/messages.ts';
-import { startPartnerServer, type PartnerServer } from './partner-server.ts';
-import { startProcessStack, type ProcessStack } from './process-stack.ts';
+import type { PartnerServer } from './partner-server.ts';
+import type { ProcessStack } from './process-stack.ts';
 
 /**
  * The AGENCY channel in a real browser: a partner's product reference and a static QR
@@ -23,39 +24,26 @@ const PARTNER_SECRET = `partner-secret-${randomBytes(12).toString('hex')}`;
 const CARDS = { approved: '6280580000000009', declined: '6280580000000017' } as const;
 const fr = Messages.fr;
 
+let parts: BrowserStack | undefined;
 let browser: Browser | undefined;
 let stack: ProcessStack | undefined;
 let partner: PartnerServer | undefined;
 let merchant: { id: string; testKey: string };
 
 beforeAll(async () => {
-  const started = await Promise.allSettled([
-    launchChromium(),
-    startProcessStack('agency-browser', {
-      qrConfig: true,
-      status: true,
-      // The scenarios poll the status endpoint far more often than the spec's 60 a minute.
-      gateway: { STATUS_RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_MINUTE: '100000' },
-    }),
-    startPartnerServer(),
-  ]);
-  // Keep whatever started, so afterAll stops it even when something else failed.
-  const [launched, stackStarted, partnerStarted] = started;
-  if (launched.status === 'fulfilled') browser = launched.value;
-  if (stackStarted.status === 'fulfilled') stack = stackStarted.value;
-  if (partnerStarted.status === 'fulfilled') partner = partnerStarted.value;
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
-
-  merchant = await stack!.merchant(MERCHANT_NAME);
-  await stack!.partnerEndpoint(merchant.id, partner!.url, PARTNER_SECRET);
+  parts = await startBrowserStack('agency-browser', {
+    qrConfig: true,
+    status: true,
+    // The scenarios poll the status endpoint far more often than the spec's 60 a minute.
+    gateway: { STATUS_RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_MINUTE: '100000' },
+  });
+  ({ browser, stack, partner } = parts);
+  merchant = await stack.merchant(MERCHANT_NAME);
+  await stack.partnerEndpoint(merchant.id, partner.url, PARTNER_SECRET);
 }, 120_000);
 
 afterAll(async () => {
-  // Everything is stopped even when one of them fails to stop.
-  const stopped = await Promise.allSettled([browser?.close(), stack?.stop(), partner?.close()]);
-  const failed = stopped.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
+  await parts?.stop();
 });
 
 /** The payer's page of a product reference of the merchant, in test mode. */

@@ -6,9 +6,9 @@ import type { Browser, Page } from 'playwright-core';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Messages } from '../src/pages/messages.ts';
-import { inContext, launchChromium } from './browser.ts';
-import { startPartnerServer, type PartnerServer } from './partner-server.ts';
-import { startProcessStack, type ProcessStack } from './process-stack.ts';
+import { inContext } from './browser.ts';
+import { startBrowserStack, type BrowserStack } from './browser-stack.ts';
+import type { ProcessStack } from './process-stack.ts';
 
 /**
  * The double payment an outside tester once made, replayed in a real browser against
@@ -26,46 +26,30 @@ const PARTNER_SECRET = `partner-secret-${randomBytes(12).toString('hex')}`;
 const APPROVED = '6280580000000009';
 const fr = Messages.fr;
 
+let parts: BrowserStack | undefined;
 let browser: Browser | undefined;
 let stack: ProcessStack | undefined;
-let partner: PartnerServer | undefined;
 let merchant: { id: string; testKey: string };
-let db: postgres.Sql;
+let db: postgres.Sql | undefined;
 
 beforeAll(async () => {
-  const started = await Promise.allSettled([
-    launchChromium(),
-    startProcessStack('double-payment', {
-      qrConfig: true,
-      status: true,
-      sandbox: { SANDBOX_CONTROL: 'true' },
-      // The sweeper is behind: it never runs during these scenarios.
-      payments: { PAYMENT_WINDOW_MS: String(WINDOW_MS), SWEEP_INTERVAL_MS: '3600000' },
-      gateway: { STATUS_RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_MINUTE: '100000' },
-    }),
-    startPartnerServer(),
-  ]);
-  const [launched, stackStarted, partnerStarted] = started;
-  if (launched.status === 'fulfilled') browser = launched.value;
-  if (stackStarted.status === 'fulfilled') stack = stackStarted.value;
-  if (partnerStarted.status === 'fulfilled') partner = partnerStarted.value;
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
-
-  merchant = await stack!.merchant('Librairie du Môle');
-  await stack!.partnerEndpoint(merchant.id, partner!.url, PARTNER_SECRET);
-  db = postgres(stack!.infra.databaseUrl, { max: 1, onnotice: () => {} });
+  parts = await startBrowserStack('double-payment', {
+    qrConfig: true,
+    status: true,
+    sandbox: { SANDBOX_CONTROL: 'true' },
+    // The sweeper is behind: it never runs during these scenarios.
+    payments: { PAYMENT_WINDOW_MS: String(WINDOW_MS), SWEEP_INTERVAL_MS: '3600000' },
+    gateway: { STATUS_RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_MINUTE: '100000' },
+  });
+  ({ browser, stack } = parts);
+  merchant = await stack.merchant('Librairie du Môle');
+  await stack.partnerEndpoint(merchant.id, parts.partner.url, PARTNER_SECRET);
+  db = postgres(stack.infra.databaseUrl, { max: 1, onnotice: () => {} });
 }, 120_000);
 
 afterAll(async () => {
-  const stopped = await Promise.allSettled([
-    db?.end(),
-    browser?.close(),
-    stack?.stop(),
-    partner?.close(),
-  ]);
-  const failed = stopped.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
+  await db?.end();
+  await parts?.stop();
 });
 
 const productUrl = (reference: string) =>
@@ -107,7 +91,7 @@ async function statusOf(reference: string): Promise<StatusRecord> {
 }
 
 async function attemptsOf(reference: string) {
-  return db<{ id: string; status: string; failure_reason: string | null }[]>`
+  return db!<{ id: string; status: string; failure_reason: string | null }[]>`
     select id, status, failure_reason from payments.payments
     where reference = ${reference} order by created_at`;
 }
