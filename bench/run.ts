@@ -10,6 +10,7 @@ import { freePort, startNode, type NodeProcess } from './processes.ts';
 import {
   measureEventLag,
   measurePaymentLag,
+  startProductPartner,
   seedLockedReferences,
   type LagSummary,
   type StatusBenchDeps,
@@ -47,6 +48,8 @@ const id = randomBytes(4).toString('hex');
 const database = `dzpay_bench_${id}`;
 const databaseUrl = new URL(adminUrl);
 databaseUrl.pathname = `/${database}`;
+// Seals the product partner's API secret (CLI) and opens it (gateway).
+const secretsKey = randomBytes(32).toString('base64');
 const serviceEnv = {
   DATABASE_URL: databaseUrl.href,
   NATS_URL: env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222',
@@ -62,13 +65,13 @@ const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.u
 const admin = connectPostgres(adminUrl, 'public', 1);
 const children: NodeProcess[] = [];
 let nats: NatsConnection | undefined;
-let partner: { close(): Promise<void> } | undefined;
+const partners: { close(): Promise<void> }[] = [];
 
 let cleaning: Promise<void> | undefined;
 const cleanup = () =>
   (cleaning ??= (async () => {
     for (const child of children.reverse()) await child.stop();
-    await partner?.close();
+    for (const partner of partners) await partner.close();
     if (nats) await deleteStreams(nats);
     await nats?.close();
     await admin.unsafe(`drop database if exists "${database}" with (force)`);
@@ -106,6 +109,8 @@ try {
   );
   children.push(await startService('status', '../services/status/src/main.ts', {}));
   const gateway = await startService('gateway', '../services/gateway/src/main.ts', {
+    // Opens the product partner's secret for the full-path lag (/pay pages).
+    SECRETS_KEY: secretsKey,
     HTTP_PORT: String(httpPort),
     HTTP_HOST: '127.0.0.1',
     PUBLIC_BASE_URL: publicBaseUrl,
@@ -193,8 +198,11 @@ try {
   // Lags are measured with no load from the bench on the stack, one event at a time.
   console.log(`status lag: ${lagSamples} events published one at a time, ${lagGapMs} ms apart`);
   const eventLag = await measureEventLag(status, run, lagSamples, lagGapMs);
-  console.log(`status lag (full path): ${lagSamples} QR payments started one at a time`);
-  const paymentLag = await measurePaymentLag(status, publicBaseUrl, tokens, lagSamples, lagGapMs);
+  console.log(`status lag (full path): ${lagSamples} product payments started one at a time`);
+  const products = await startProductPartner();
+  partners.push(products);
+  await cli('merchant', 'partner', merchantId, '--mode', 'test', '--api-url', products.url);
+  const paymentLag = await measurePaymentLag(status, publicBaseUrl, run, lagSamples, lagGapMs);
   const failures = children.map((child) => child.failure()).filter(Boolean);
   if (failures.length > 0) throw new Error(`status lag run is void: ${failures.join('; ')}`);
 
@@ -237,7 +245,7 @@ async function measureWebhookDeliveries(
   );
   const signingSecret = randomBytes(24).toString('base64url');
   const local = await startBenchPartner(signingSecret);
-  partner = local;
+  partners.push(local);
   const deps = { nats: nats!, prefix: serviceEnv.NATS_PREFIX, secretsKey, scope };
   await registerBenchPartner(deps, {
     apiUrl: local.url,
@@ -309,7 +317,14 @@ async function cli<T>(...args: string[]): Promise<T> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [path('../services/gateway/src/cli/main.ts'), '--json', ...args],
-    { env: { ...env, ...serviceEnv } },
+    {
+      env: {
+        ...env,
+        ...serviceEnv,
+        SECRETS_KEY: secretsKey,
+        PARTNER_API_SECRET: randomBytes(24).toString('base64url'),
+      },
+    },
   );
   return JSON.parse(stdout) as T;
 }

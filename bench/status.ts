@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jetstream } from '@nats-io/jetstream';
 import {
@@ -142,48 +144,64 @@ export async function measureEventLag(
 }
 
 /**
- * Lag of the whole path, payments' outbox and relay included: a payer starts a QR payment
- * (`POST /qr/{token}` through the gateway, one of the configured amounts), payments
- * commits the attempt with its payment.created event, the relay publishes it, status
- * projects it. Measured from the attempt's `createdAt` (the payments row's insert, in
- * the transaction that commits the event) to the first status answer naming the new
- * attempt. The tokens are multi-use QR codes: every attempt is a new `paymentId` on the
- * same reference, the latest attempt in flight, which status answers.
+ * Lag of the whole path, payments' outbox and relay included: a payer starts paying a
+ * partner's product (`POST /pay/{merchant}/{reference}` through the gateway; payments
+ * asks the partner, then commits the attempt with its payment.created event), the relay
+ * publishes it, status projects it. Measured from the attempt's `createdAt` (the
+ * payments row's insert, in the transaction that commits the event) to the first
+ * status answer naming the attempt. Each sample pays a new product reference.
  */
 export async function measurePaymentLag(
   deps: StatusBenchDeps,
   publicBaseUrl: string,
-  tokens: readonly string[],
+  run: string,
   samples: number,
   gapMs: number,
 ): Promise<LagSummary> {
   const lags: number[] = [];
-  const seen = new Map<string, string | null>();
   for (let i = 0; i < samples; i++) {
-    const token = tokens[i % tokens.length]!;
-    if (!seen.has(token)) seen.set(token, (await statusOf(deps, token)).paymentId);
-    const before = seen.get(token);
-    const response = await fetch(`${publicBaseUrl}/qr/${token}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'choice=0',
-      redirect: 'manual',
-    });
+    const reference = `LAG-${run}-${i}`;
+    const response = await fetch(
+      `${publicBaseUrl}/pay/${deps.scope.merchantId}/${reference}?mode=${deps.scope.mode}`,
+      { method: 'POST', redirect: 'manual' },
+    );
     if (response.status !== 303 || !response.headers.get('location')?.startsWith('/checkout/')) {
-      throw new Error(`POST /qr answered ${response.status}: ${await response.text()}`);
+      throw new Error(`POST /pay answered ${response.status}: ${await response.text()}`);
     }
     await response.body?.cancel();
     const { record } = await pollUntil(
       deps,
-      token,
-      (candidate) => candidate.paymentId !== null && candidate.paymentId !== before,
+      reference,
+      (candidate) => candidate.paymentId !== null,
     );
     // Wall clock on both sides (Postgres's now() and this process's): one machine.
     lags.push(Date.now() - Date.parse(record.payment!.createdAt));
-    seen.set(token, record.paymentId);
     await sleep(gapMs);
   }
   return summarise(lags);
+}
+
+/**
+ * A partner's product lookup that knows every reference (2 500 DZD): the full-path lag
+ * measures dzpay, not the partner.
+ */
+export async function startProductPartner(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    const reference = decodeURIComponent((request.url ?? '/').slice(1));
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ reference, amount: 2500, currency: 'DZD', label: 'Bench product' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 function summarise(lags: number[]): LagSummary {

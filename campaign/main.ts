@@ -4,10 +4,16 @@
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { report, violationsOf } from './report.ts';
-import { runCampaign } from './run.ts';
+import { runCampaign, stopCampaign } from './run.ts';
 
-// Ctrl-C or a supervisor's SIGTERM: exit handlers kill every server and service we started.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+// Ctrl-C or a supervisor's SIGTERM: stop the services and servers and drop the database,
+// within 30 s; exit handlers kill whatever is still running after that.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    setTimeout(() => process.exit(130), 30_000).unref();
+    void stopCampaign().finally(() => process.exit(130));
+  });
+}
 
 let values;
 try {

@@ -40,6 +40,17 @@ export interface CampaignResult {
 
 const MERCHANTS = 2;
 
+/** What the running campaign must undo, newest first (see stopCampaign). */
+const cleanups: (() => Promise<unknown>)[] = [];
+
+/**
+ * Stops what a campaign started (services, servers, its database), for a campaign
+ * interrupted by a signal: `runCampaign`'s own clean-up never runs then.
+ */
+export async function stopCampaign(): Promise<void> {
+  while (cleanups.length > 0) await cleanups.shift()!().catch(() => undefined);
+}
+
 /**
  * One seeded campaign: the whole system as separate processes over infrastructure of its
  * own, many payers and merchants on every path, faults from the seed's plan, then a
@@ -58,7 +69,8 @@ export async function runCampaign(
   );
 
   const infra = await startCampaignInfra(options.seed);
-  const stops: (() => Promise<unknown>)[] = [() => infra.stop()];
+  const stops = cleanups;
+  stops.unshift(() => infra.stop());
   try {
     const mail = await startMailCatcher();
     stops.unshift(() => mail.close());
@@ -197,7 +209,7 @@ export async function runCampaign(
     await writeFile(join(logDir, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
     return result;
   } finally {
-    for (const stop of stops) await stop().catch(() => undefined);
+    await stopCampaign();
   }
 }
 

@@ -91,3 +91,92 @@ describe('postgres.js transactions under a full pipeline', () => {
     }
   });
 });
+
+describe('postgres.js when the database terminates its connections', () => {
+  // patches/postgres@3.4.9.patch, found by the fault campaign's terminate-postgres fault
+  // (docs/reliability.md). Unpatched: a write deferred past the socket's close threw from
+  // a timer and killed the process (upstream #1208, #1154); a query sent between the
+  // socket's 'error' and 'close' never settled; a released reserved connection went back
+  // to the pool without a socket, failing every query routed to it; the dead backend's
+  // 57P01 failed the first query of the next connection.
+  const admin = () => postgres(infra.databaseUrl, { max: 1, onnotice: () => {} });
+  const settled = <T>(promise: Promise<T>, ms = 5_000) =>
+    Promise.race([
+      promise.then(
+        () => 'ok',
+        (error: { code?: string }) => `rejected ${error.code ?? 'error'}`,
+      ),
+      new Promise<string>((resolve) => setTimeout(() => resolve('hung'), ms)),
+    ]);
+  const terminateAll = async (killer: postgres.Sql, applicationName: string) => {
+    await killer`
+      select pg_terminate_backend(pid) from pg_stat_activity
+      where application_name = ${applicationName} and pid <> pg_backend_pid()`;
+  };
+
+  it('fails the queries of a reserved connection whose backend died, then serves new ones', async () => {
+    const killer = admin();
+    const sql = postgres(infra.databaseUrl, { max: 2, onnotice: () => {} });
+    try {
+      const reserved = await sql.reserve();
+      const [row] = await reserved<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      await killer`select pg_terminate_backend(${row!.pid}, 5000)`;
+      expect(await settled(reserved`select 1`)).toMatch(/^rejected /);
+      expect(await settled(reserved`select 1`)).toBe('rejected CONNECTION_CLOSED');
+      reserved.release();
+      const after = await Promise.all(
+        Array.from({ length: 20 }, () => settled(sql`select pg_sleep(0.005)`)),
+      );
+      expect(after).toEqual(Array(20).fill('ok'));
+    } finally {
+      await killer.end();
+      await sql.end({ timeout: 2 });
+    }
+  });
+
+  it('settles every query and transaction when all backends are terminated mid-burst, then recovers', async () => {
+    const killer = admin();
+    const applicationName = `terminated-${Date.now()}`;
+    const sql = postgres(infra.databaseUrl, {
+      max: 4,
+      onnotice: () => {},
+      connection: { application_name: applicationName },
+    });
+    try {
+      for (let round = 0; round < 5; round++) {
+        const burst: Promise<string>[] = [];
+        for (let i = 0; i < 20; i++) burst.push(settled(sql`select pg_sleep(0.02)`));
+        for (let i = 0; i < 5; i++) {
+          burst.push(
+            settled(
+              sql.begin(async (tx) => {
+                await tx`select pg_sleep(0.02)`;
+                await tx`select 1`;
+              }),
+            ),
+          );
+        }
+        const reserved = sql.reserve().then(async (r) => {
+          try {
+            await r`select pg_sleep(0.03)`;
+            await r`select 1`;
+          } finally {
+            r.release();
+          }
+        });
+        burst.push(settled(reserved));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        await terminateAll(killer, applicationName);
+        expect((await Promise.all(burst)).filter((outcome) => outcome === 'hung')).toEqual([]);
+      }
+      const recovered = await Promise.all([
+        ...Array.from({ length: 30 }, () => settled(sql`select 1`)),
+        ...Array.from({ length: 10 }, () => settled(sql.begin((tx) => tx`select 1`))),
+      ]);
+      expect(recovered).toEqual(Array(40).fill('ok'));
+    } finally {
+      await killer.end();
+      await sql.end({ timeout: 2 });
+    }
+  });
+});

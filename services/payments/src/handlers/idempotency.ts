@@ -2,6 +2,14 @@ import { RpcFailure, type MerchantScope } from '@dzpay/contracts';
 import { AppError, type Logger } from '@dzpay/platform';
 import type { z } from 'zod';
 import type { IdempotencyRepository } from '../adapters/idempotency-repository.ts';
+import { renewWhileRunning } from './lease-renewal.ts';
+
+/**
+ * Longest a request keeps its key: the gateway has long stopped waiting by then, and one
+ * still running is hung; its retry may take the key over (what it guards, a payment's
+ * reference or a refund's intent, still refuses to act twice).
+ */
+const MAX_HOLD_MS = 5 * 60 * 1000;
 
 /** Codes whose answer is worth replaying for the same Idempotency-Key: not "retry later". */
 const TRANSIENT = new Set(['SERVICE503_UNAVAILABLE', 'INTERNAL500_ERROR']);
@@ -46,14 +54,13 @@ export async function idempotent<S extends z.ZodType>(
   if (claim.kind === 'replay') return { value: replay(reply, claim.response), replayed: true };
 
   const { owner } = claim;
-  const renewal = setInterval(
-    () => {
-      keys
-        .renew(scope, key, owner, leaseMs)
-        .catch((err: unknown) => deps.logger.warn({ err }, 'idempotency key lease renewal failed'));
-    },
-    Math.max(1, Math.floor(leaseMs / 3)),
-  );
+  const renewal = renewWhileRunning({
+    leaseMs,
+    maxHoldMs: MAX_HOLD_MS,
+    renew: () => keys.renew(scope, key, owner, leaseMs),
+    logger: deps.logger,
+    subject: { idempotencyKeyOwner: owner },
+  });
   try {
     const value = await run();
     await keys.store(scope, key, owner, { ok: true, value });
@@ -67,7 +74,7 @@ export async function idempotent<S extends z.ZodType>(
     }
     throw error;
   } finally {
-    clearInterval(renewal);
+    renewal.stop();
   }
 }
 

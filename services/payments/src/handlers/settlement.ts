@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@dzpay/platform';
 import type { Lease, PaymentsRepository } from '../adapters/payments-repository.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
+import { renewWhileRunning } from './lease-renewal.ts';
 
 export interface SettlementDeps {
   repository: PaymentsRepository;
@@ -18,6 +19,12 @@ export interface Claimed {
 
 /** Between two tries to claim a payment another settlement holds. */
 const CLAIM_RETRY_MS = 50;
+
+/**
+ * Longest a settlement keeps its lease: its card network calls time out long before
+ * (a few calls of CARDNET_TIMEOUT_MS), so one still running then is hung.
+ */
+const MAX_HOLD_MS = 2 * 60 * 1000;
 
 /**
  * Runs `work` while this process alone talks to the card network about the payment
@@ -40,21 +47,6 @@ export function settlementRunner(deps: SettlementDeps) {
     }
   }
 
-  function renewWhileRunning(id: string, lease: Lease): NodeJS.Timeout {
-    return setInterval(
-      () => {
-        repository.renewSettlement(id, lease, leaseMs).then(
-          (held) => {
-            if (!held)
-              logger.warn({ paymentId: id }, 'settlement lease lost; its writes are refused');
-          },
-          (err: unknown) => logger.warn({ err, paymentId: id }, 'settlement lease renewal failed'),
-        );
-      },
-      Math.max(1, Math.floor(leaseMs / 3)),
-    );
-  }
-
   return async function withSettlement<T>(
     id: string,
     work: (claimed: Claimed) => Promise<T>,
@@ -62,11 +54,17 @@ export function settlementRunner(deps: SettlementDeps) {
   ): Promise<T | null> {
     const claimed = await claim(id, options.waitMs ?? 0);
     if (!claimed) return null;
-    const renewal = renewWhileRunning(id, claimed.lease);
+    const renewal = renewWhileRunning({
+      leaseMs,
+      maxHoldMs: MAX_HOLD_MS,
+      renew: () => repository.renewSettlement(id, claimed.lease, leaseMs),
+      logger,
+      subject: { paymentId: id },
+    });
     try {
       return await work(claimed);
     } finally {
-      clearInterval(renewal);
+      renewal.stop();
       await repository
         .releaseSettlement(id, claimed.lease)
         .catch((err: unknown) =>
