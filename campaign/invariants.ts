@@ -49,6 +49,9 @@ interface PaymentRow {
   refund_due: boolean;
   locks_reference: boolean;
   awaiting_verdict: boolean;
+  settle_lease_until: Date | null;
+  sweep_failures: number;
+  next_sweep_at: Date | null;
   expires_at: Date;
   paid_at: Date | null;
   created_at: Date;
@@ -60,7 +63,8 @@ export async function checkInvariants(evidence: Evidence): Promise<Verdict[]> {
   const payments = await evidence.sql<PaymentRow[]>`
     select id, merchant_id, mode, channel, reference, reference_kind, epoch, status, amount,
            total, currency, cardnet_order_id, refunded_amount, refund_due, locks_reference,
-           awaiting_verdict, expires_at, paid_at, created_at, updated_at
+           awaiting_verdict, settle_lease_until, sweep_failures, next_sweep_at, expires_at,
+           paid_at, created_at, updated_at
     from payments.payments`;
   const refunded = new Map<string, number>();
   for (const row of await evidence.sql<{ payment_id: string; sum: number }[]>`
@@ -282,10 +286,16 @@ function attemptOf(p: PaymentRow): Attempt {
 async function nothingLeftOpen(payments: PaymentRow[], evidence: Evidence): Promise<Verdict> {
   const violations: string[] = [];
   const deadline = Date.now() - evidence.settleGraceMs;
+  // Where the sweeper stands with a payment: what a stuck one needs to be read.
+  const sweep = (p: PaymentRow) =>
+    `(sweep failures ${p.sweep_failures}, next sweep ${p.next_sweep_at?.toISOString() ?? 'when due'}` +
+    `, lease until ${p.settle_lease_until?.toISOString() ?? 'none'})`;
   for (const p of payments) {
     const open = p.status === 'pending' || p.status === 'processing';
-    if (open && p.expires_at.getTime() < deadline) violations.push(`${p.id}: still ${p.status}`);
-    if (p.refund_due) violations.push(`${p.id}: a refund is still due`);
+    if (open && p.expires_at.getTime() < deadline) {
+      violations.push(`${p.id}: still ${p.status} ${sweep(p)}`);
+    }
+    if (p.refund_due) violations.push(`${p.id}: a refund is still due ${sweep(p)}`);
   }
   const intents = await evidence.sql<{ payment_id: string }[]>`
     select payment_id from payments.refunds where state = 'requested'`;

@@ -103,6 +103,31 @@ describe('money dzpay refuses', () => {
   });
 });
 
+describe('an attempt given up on', () => {
+  it('whose order could not be cancelled at the card network is cancelled by the next sweep', async () => {
+    const payment = await h.register();
+    const formUrl = await h.toCardForm(payment.checkoutToken);
+    const orderId = new URL(formUrl).searchParams.get('mdOrder')!;
+    await sleep(WINDOW_MS + 200);
+    // Down for the whole first pass: the expiry's cancellation and the watch's.
+    await h.control.setFaults([
+      { operation: 'reverse', effect: 'unavailable', orderIds: [orderId], times: 2 },
+    ]);
+    await sweepOnce();
+    // Expired, and watched: the payer could still pay the order.
+    expect(await row(payment.paymentId)).toEqual({
+      status: 'failed',
+      failure_reason: 'expired',
+      refund_due: true,
+    });
+    expect((await h.control.ledger()).find((o) => o.orderId === orderId)?.status).toBe(0);
+
+    await sweepOnce();
+    expect((await row(payment.paymentId)).refund_due).toBe(false);
+    expect((await h.control.ledger()).find((o) => o.orderId === orderId)?.status).toBe(3);
+  });
+});
+
 describe('settlement leases', () => {
   it('a payment another (dead) process was settling is settled once its lease ran out', async () => {
     const payment = await h.register();

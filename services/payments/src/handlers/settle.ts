@@ -222,9 +222,18 @@ export function settler(deps: SettleDeps) {
       if (!unknownOrder(error)) throw error;
       return (await repository.annotate(fresh.id, { refundDue: false }, lease)) ?? fresh;
     }
-    const stillPayable = order.state === 'registered' || order.state === 'preauthorized';
+    const payable = (state: CardOrderStatus['state']) =>
+      state === 'registered' || state === 'preauthorized';
+    // An order still payable (its cancellation failed when the window closed) is cancelled
+    // now: the watch then ends at once instead of lasting the late-payment grace.
+    if (payable(order.state)) {
+      const orderId = fresh.cardnetOrderId;
+      order = await network(fresh)
+        .reverse(orderId)
+        .catch(() => order);
+    }
     const graceOver = clock().getTime() > fresh.expiresAt.getTime() + LATE_PAYMENT_GRACE_MS;
-    if (stillPayable && !graceOver) return fresh;
+    if (payable(order.state) && !graceOver) return fresh;
     if (order.state === 'deposited' && order.amount > order.refundedAmount) {
       logger.warn(
         { paymentId: fresh.id },
