@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sandboxControl } from '@dzpay/cardnet-sandbox/control';
@@ -63,6 +63,8 @@ export async function runCampaign(
   const rng = seededRng(options.seed);
   const settings = campaignSettings(rng.fork('settings'));
   const logDir = join(options.outDir, `seed-${options.seed >>> 0}`);
+  // A replayed seed starts with fresh logs, never appended to the last run's.
+  await rm(logDir, { recursive: true, force: true });
   await mkdir(logDir, { recursive: true });
   log(
     `seed ${options.seed}: window ${settings.windowMs} ms, sweeper every ${settings.sweepIntervalMs} ms, logs in ${logDir}`,
