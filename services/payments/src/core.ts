@@ -45,6 +45,7 @@ export function paymentsCore(deps: {
   });
   return {
     clock,
+    refundQuietMs: config.REFUND_QUIET_MS,
     repository,
     refunds,
     keys,

@@ -4,7 +4,10 @@ import { startSandbox, type Sandbox } from '@dzpay/cardnet-sandbox/service';
 import { Rpc, type MerchantTerms, type PaymentView } from '@dzpay/contracts';
 import { connectPostgres, requestRpc, type Runtime, type Sql } from '@dzpay/platform';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { satimCardNetwork } from '../src/adapters/cardnet/satim-client.ts';
 import type { PaymentsEnv } from '../src/config.ts';
+import { paymentsCore, type PaymentsCore } from '../src/core.ts';
+import { startSweeper } from '../src/jobs/sweeper.ts';
 import { startPayments } from '../src/service.ts';
 
 /** The sandbox's test cards (docs/cardnet-sandbox.md). */
@@ -34,8 +37,18 @@ export interface PaymentsHarness {
   comeBack(paymentId: string): Promise<{ status: string }>;
   get(id: string): Promise<PaymentView>;
   refund(id: string, options?: { amount?: number; key?: string }): Promise<PaymentView>;
+  /**
+   * The service's money-moving parts over this database and sandbox, with the test's own
+   * clock and refund quiet time: what a test's own sweeper passes run on.
+   */
+  core(options?: { clock?: () => Date; refundQuietMs?: number }): PaymentsCore;
+  /** One sweeper pass over `core`, on its clock (the service's own runs on its interval). */
+  sweepOnce(core: PaymentsCore): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** What medium tests build their own core and sweeper with (the service's defaults, shorter). */
+const CORE_CONFIG = { SETTLE_LEASE_MS: 10_000, IDEMPOTENCY_LEASE_MS: 10_000 };
 
 export interface Registered {
   paymentId: string;
@@ -132,6 +145,33 @@ export async function startPaymentsHarness(
           ? { idempotency: { key: options.key, fingerprint: String(options.amount ?? 'all') } }
           : {}),
       }),
+    core(options = {}) {
+      const network = satimCardNetwork({
+        baseUrl: sandbox.url,
+        userName: 'sandbox',
+        password: 'sandbox',
+        timeoutMs: 2_000,
+      });
+      return paymentsCore({
+        sql: db,
+        logger: runtime.logger,
+        cardNetworks: { test: network, live: network },
+        config: { ...CORE_CONFIG, REFUND_QUIET_MS: options.refundQuietMs ?? 30_000 },
+        ...(options.clock ? { clock: options.clock } : {}),
+      });
+    },
+    async sweepOnce(core) {
+      const sweeper = startSweeper({
+        ...core,
+        logger: runtime.logger,
+        intervalMs: 86_400_000,
+        staleAfterMs: 60_000,
+        refundQuietMs: core.refundQuietMs,
+        clock: core.clock,
+      });
+      await sweeper.runOnce();
+      await sweeper.stop();
+    },
     async stop() {
       await runtime.stop();
       await db.end();

@@ -1,9 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '@dzpay/platform';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { satimCardNetwork } from '../src/adapters/cardnet/satim-client.ts';
-import { paymentsCore } from '../src/core.ts';
-import { startSweeper } from '../src/jobs/sweeper.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 /**
@@ -178,26 +175,6 @@ describe('refunds of one payment', () => {
 });
 
 /** One pass of the service's own sweeper logic, now (its timer runs once a day here). */
-async function sweepOnce(): Promise<void> {
-  const network = satimCardNetwork({
-    baseUrl: h.sandbox.url,
-    userName: 'sandbox',
-    password: 'sandbox',
-    timeoutMs: 1_000,
-  });
-  const core = paymentsCore({
-    sql: h.db,
-    logger: h.runtime.logger,
-    cardNetworks: { test: network, live: network },
-    config: { SETTLE_LEASE_MS: 10_000, IDEMPOTENCY_LEASE_MS: 10_000, REFUND_QUIET_MS: QUIET_MS },
-  });
-  const sweeper = startSweeper({
-    ...core,
-    logger: h.runtime.logger,
-    intervalMs: 86_400_000,
-    staleAfterMs: 60_000,
-    refundQuietMs: QUIET_MS,
-  });
-  await sweeper.runOnce();
-  await sweeper.stop();
+function sweepOnce(): Promise<void> {
+  return h.sweepOnce(h.core({ refundQuietMs: QUIET_MS }));
 }

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { satimCardNetwork } from '../src/adapters/cardnet/satim-client.ts';
-import { paymentsCore, type PaymentsCore } from '../src/core.ts';
-import { startSweeper } from '../src/jobs/sweeper.ts';
+import type { PaymentsCore } from '../src/core.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 /**
@@ -24,18 +22,7 @@ beforeAll(async () => {
     SWEEP_INTERVAL_MS: '86400000',
     REFUND_QUIET_MS: String(QUIET_MS),
   });
-  const network = satimCardNetwork({
-    baseUrl: h.sandbox.url,
-    userName: 'sandbox',
-    password: 'sandbox',
-    timeoutMs: 2_000,
-  });
-  core = paymentsCore({
-    sql: h.db,
-    logger: h.runtime.logger,
-    cardNetworks: { test: network, live: network },
-    config: { SETTLE_LEASE_MS: 10_000, IDEMPOTENCY_LEASE_MS: 10_000, REFUND_QUIET_MS: QUIET_MS },
-  });
+  core = h.core({ refundQuietMs: QUIET_MS });
 });
 afterEach(async () => {
   await h.control.clearFaults();
@@ -44,17 +31,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-async function sweepOnce(): Promise<void> {
-  const sweeper = startSweeper({
-    ...core,
-    logger: h.runtime.logger,
-    intervalMs: 86_400_000,
-    staleAfterMs: 60_000,
-    refundQuietMs: QUIET_MS,
-  });
-  await sweeper.runOnce();
-  await sweeper.stop();
-}
+const sweepOnce = () => h.sweepOnce(core);
 
 const row = async (id: string) =>
   (

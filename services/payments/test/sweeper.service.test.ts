@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { satimCardNetwork } from '../src/adapters/cardnet/satim-client.ts';
-import { paymentsCore, type PaymentsCore } from '../src/core.ts';
-import { startSweeper, type Sweeper } from '../src/jobs/sweeper.ts';
+import type { PaymentsCore } from '../src/core.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 /**
@@ -13,7 +11,6 @@ import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 const FAILING = 120;
 let h: PaymentsHarness;
 let core: PaymentsCore;
-let sweeper: Sweeper;
 /** The sweeper's clock is an hour ahead: every attempt's window has closed for it. */
 const later = () => new Date(Date.now() + 3_600_000);
 
@@ -23,30 +20,9 @@ beforeAll(async () => {
     // The service's own sweeper stays out of the way; this test runs passes itself.
     SWEEP_INTERVAL_MS: '86400000',
   });
-  const network = satimCardNetwork({
-    baseUrl: h.sandbox.url,
-    userName: 'sandbox',
-    password: 'sandbox',
-    timeoutMs: 1_000,
-  });
-  core = paymentsCore({
-    sql: h.db,
-    logger: h.runtime.logger,
-    cardNetworks: { test: network, live: network },
-    config: { SETTLE_LEASE_MS: 10_000, IDEMPOTENCY_LEASE_MS: 10_000, REFUND_QUIET_MS: 30_000 },
-    clock: later,
-  });
-  sweeper = startSweeper({
-    ...core,
-    logger: h.runtime.logger,
-    intervalMs: 86_400_000,
-    staleAfterMs: 60_000,
-    refundQuietMs: 30_000,
-    clock: later,
-  });
+  core = h.core({ clock: later });
 }, 120_000);
 afterAll(async () => {
-  await sweeper?.stop();
   await h?.control.clearFaults().catch(() => undefined);
   await h?.stop();
 });
@@ -68,8 +44,8 @@ describe('the sweeper', () => {
     const newest = await h.register();
     await h.payCard(await h.toCardForm(newest.checkoutToken));
 
-    await sweeper.runOnce();
-    await sweeper.runOnce();
+    await h.sweepOnce(core);
+    await h.sweepOnce(core);
     expect((await h.get(newest.paymentId)).status).toBe('success');
 
     // The failing ones wait out their backoff instead of taking every pass.
