@@ -38,6 +38,11 @@ export interface PaymentsHarness {
   get(id: string): Promise<PaymentView>;
   refund(id: string, options?: { amount?: number; key?: string }): Promise<PaymentView>;
   /**
+   * refund.do on the order acts but its answer is lost, and so are the next `lostReads`
+   * status reads of it; the one read made before the refund goes through.
+   */
+  loseRefundAnswer(orderId: string, lostReads: number): Promise<void>;
+  /**
    * The service's money-moving parts over this database and sandbox, with the test's own
    * clock and refund quiet time: what a test's own sweeper passes run on.
    */
@@ -88,11 +93,30 @@ export async function startPaymentsHarness(
   const { nats } = runtime;
   const prefix = infra.natsPrefix;
 
+  const control = sandboxControl(sandbox.url);
   return {
+    async loseRefundAnswer(orderId, lostReads) {
+      await control.setFaults([
+        {
+          operation: 'getOrderStatusExtended',
+          effect: 'latency',
+          ms: 0,
+          orderIds: [orderId],
+          times: 1,
+        },
+        { operation: 'refund', effect: 'lost-answer', orderIds: [orderId], times: 1 },
+        {
+          operation: 'getOrderStatusExtended',
+          effect: 'unavailable',
+          orderIds: [orderId],
+          times: lostReads,
+        },
+      ]);
+    },
     infra,
     runtime,
     sandbox,
-    control: sandboxControl(sandbox.url),
+    control,
     db,
     merchant,
     async register(reference = `ORDER-${randomUUID().slice(0, 8)}`, amount = 150_000, key) {

@@ -49,20 +49,11 @@ async function failureOf(call: Promise<unknown>): Promise<AppError> {
   return error;
 }
 
-/** refund.do acts but its answer is lost, and so is the status read right after it. */
-const lostAnswer = (orderId: string) =>
-  h.control.setFaults([
-    // The refund's own read of the order before it asks (how much is left) goes through.
-    {
-      operation: 'getOrderStatusExtended',
-      effect: 'latency',
-      ms: 0,
-      orderIds: [orderId],
-      times: 1,
-    },
-    { operation: 'refund', effect: 'lost-answer', orderIds: [orderId], times: 1 },
-    { operation: 'getOrderStatusExtended', effect: 'unavailable', orderIds: [orderId], times: 4 },
-  ]);
+/**
+ * refund.do acts but its answer is lost, and so are the status reads right after it
+ * (the refund's own read before it asks, how much is left, goes through).
+ */
+const lostAnswer = (orderId: string) => h.loseRefundAnswer(orderId, 4);
 
 describe('a refund whose answer was lost', () => {
   it('is refunded once when the merchant retries with the same Idempotency-Key', async () => {

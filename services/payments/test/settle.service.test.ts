@@ -46,19 +46,9 @@ describe('money dzpay refuses', () => {
     await sleep(WINDOW_MS + 200);
     await h.payCard(formUrl);
     const orderId = new URL(formUrl).searchParams.get('mdOrder')!;
-    await h.control.setFaults([
-      // confirmOrder's own status read goes through; the refund's answer and the read
-      // after it are lost.
-      {
-        operation: 'getOrderStatusExtended',
-        effect: 'latency',
-        ms: 0,
-        orderIds: [orderId],
-        times: 1,
-      },
-      { operation: 'refund', effect: 'lost-answer', orderIds: [orderId], times: 1 },
-      { operation: 'getOrderStatusExtended', effect: 'unavailable', orderIds: [orderId], times: 2 },
-    ]);
+    // confirmOrder's own status read goes through; the refund's answer and the reads
+    // after it are lost.
+    await h.loseRefundAnswer(orderId, 2);
 
     expect((await h.comeBack(payment.paymentId)).status).toBe('expired');
     expect(await row(payment.paymentId)).toEqual({
