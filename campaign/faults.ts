@@ -9,6 +9,7 @@ import { SERVICES, type CampaignStack, type ServiceName } from './stack.ts';
 export type PlannedFault =
   | { at: number; kind: 'kill-service'; target: ServiceName; downMs: number }
   | { at: number; kind: 'kill-redis' | 'restart-nats'; downMs: number }
+  | { at: number; kind: 'kill-nats-node'; node: number; downMs: number }
   | { at: number; kind: 'flush-redis' | 'terminate-postgres' }
   | { at: number; kind: 'sandbox-weather'; durationMs: number; rules: FaultRule[] }
   | { at: number; kind: 'partner-weather'; durationMs: number; weather: PartnerWeather };
@@ -23,7 +24,8 @@ export interface FaultWindow {
   end: number;
 }
 
-const KINDS: Record<FaultKind, number> = {
+/** How often each kind comes up, on one NATS server. */
+const SINGLE_NODE: Partial<Record<FaultKind, number>> = {
   'kill-service': 4,
   'kill-redis': 1,
   'flush-redis': 1,
@@ -33,19 +35,31 @@ const KINDS: Record<FaultKind, number> = {
   'partner-weather': 1,
 };
 
+/** On a cluster, losing one node (of any role: the meta leader, a stream's leader) is the point. */
+const CLUSTER: Partial<Record<FaultKind, number>> = {
+  ...SINGLE_NODE,
+  'restart-nats': 0,
+  'kill-nats-node': 3,
+};
+
 /**
  * The faults of a run, drawn from the seed before anything runs: what, on what, when and
  * for how long. One at a time, a few seconds apart, so a 5xx can be told to belong to one.
  * Kinds come out of a shuffled bag (each as often as its weight), so even a short run
  * meets most of them.
  */
-export function planFaults(rng: Rng, runMs: number): PlannedFault[] {
+export function planFaults(
+  rng: Rng,
+  runMs: number,
+  nats: { nodes: number } = { nodes: 1 },
+): PlannedFault[] {
   const plan: PlannedFault[] = [];
+  const kinds = nats.nodes > 1 ? CLUSTER : SINGLE_NODE;
   let bag: FaultKind[] = [];
   let at = rng.int(1_000, 3_000);
   while (at < runMs) {
-    if (bag.length === 0) bag = shuffled(rng, bagOf(KINDS));
-    const fault = plannedFault(rng, bag.pop()!, at);
+    if (bag.length === 0) bag = shuffled(rng, bagOf(kinds));
+    const fault = plannedFault(rng, bag.pop()!, at, nats.nodes);
     plan.push(fault);
     const length = 'downMs' in fault ? fault.downMs : 'durationMs' in fault ? fault.durationMs : 0;
     at += length + rng.int(1_500, 6_000);
@@ -53,7 +67,7 @@ export function planFaults(rng: Rng, runMs: number): PlannedFault[] {
   return plan;
 }
 
-function bagOf(weights: Record<FaultKind, number>): FaultKind[] {
+function bagOf(weights: Partial<Record<FaultKind, number>>): FaultKind[] {
   return (Object.entries(weights) as [FaultKind, number][]).flatMap(([kind, n]) =>
     Array<FaultKind>(n).fill(kind),
   );
@@ -69,8 +83,11 @@ function shuffled<T>(rng: Rng, items: T[]): T[] {
   return copy;
 }
 
-function plannedFault(rng: Rng, kind: FaultKind, at: number): PlannedFault {
+function plannedFault(rng: Rng, kind: FaultKind, at: number, natsNodes: number): PlannedFault {
   switch (kind) {
+    case 'kill-nats-node':
+      // Down long enough for leaders to move (elections take seconds), sometimes for long.
+      return { at, kind, node: rng.int(0, natsNodes - 1), downMs: rng.int(1_000, 15_000) };
     case 'kill-service':
       return { at, kind, target: rng.pick(SERVICES), downMs: rng.int(200, 5_000) };
     case 'kill-redis':
@@ -151,7 +168,12 @@ export async function runFaults(deps: {
     if (due >= deps.until) break;
     await sleep(Math.max(0, due - Date.now()));
     const start = Date.now();
-    const target = fault.kind === 'kill-service' ? fault.target : undefined;
+    const target =
+      fault.kind === 'kill-service'
+        ? fault.target
+        : fault.kind === 'kill-nats-node'
+          ? `n${fault.node + 1}`
+          : undefined;
     deps.log(`fault ${fault.kind}${target ? ` ${target}` : ''}`);
     try {
       await inject(fault, deps);
@@ -186,9 +208,14 @@ async function inject(
       await deps.infra.redis.restart();
       return;
     case 'restart-nats':
-      await deps.infra.nats.kill();
+      await deps.infra.nats.kill(0);
       await sleep(fault.downMs);
-      await deps.infra.nats.restart();
+      await deps.infra.nats.restart(0);
+      return;
+    case 'kill-nats-node':
+      await deps.infra.nats.kill(fault.node);
+      await sleep(fault.downMs);
+      await deps.infra.nats.restart(fault.node);
       return;
     case 'flush-redis':
       await deps.infra.redis.flushAll();

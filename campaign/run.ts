@@ -11,6 +11,7 @@ import { planFaults, runFaults, type FaultWindow } from './faults.ts';
 import { actorHttp, type HttpLog } from './http.ts';
 import { startCampaignInfra } from './infra.ts';
 import { checkInvariants, type Verdict } from './invariants.ts';
+import { everyAssetReplicated } from './replication.ts';
 import { startCampaignPartner } from './partner.ts';
 import { seededRng } from './rng.ts';
 import { settle } from './settle.ts';
@@ -70,7 +71,7 @@ export async function runCampaign(
     `seed ${options.seed}: window ${settings.windowMs} ms, sweeper every ${settings.sweepIntervalMs} ms, logs in ${logDir}`,
   );
 
-  const infra = await startCampaignInfra(options.seed);
+  const infra = await startCampaignInfra(options.seed, { cluster: options.cluster });
   const stops = cleanups;
   stops.unshift(() => infra.stop());
   try {
@@ -136,7 +137,7 @@ export async function runCampaign(
     const [windows] = await Promise.all([
       options.faults
         ? runFaults({
-            plan: planFaults(rng.fork('faults'), options.runMs),
+            plan: planFaults(rng.fork('faults'), options.runMs, infra.nats),
             startedAt,
             until,
             stack,
@@ -185,6 +186,13 @@ export async function runCampaign(
       ),
       settleGraceMs: settings.sweepIntervalMs * 3 + 30_000,
     });
+    verdicts.push(
+      await everyAssetReplicated({
+        natsUrl: infra.nats.url,
+        prefix: stack.natsPrefix,
+        replicas: infra.nats.replicas,
+      }),
+    );
     const paymentCounts = await sql<{ key: string; n: number }[]>`
       select channel || ' ' || reference_kind || ' ' || status as key, count(*)::int as n
       from payments.payments group by 1 order by 1`;

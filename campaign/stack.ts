@@ -26,11 +26,15 @@ export interface CampaignStack {
   gatewayUrl: string;
   sandboxUrl: string;
   secretsKey: string;
+  /** NATS_PREFIX of every service: their subjects, streams and buckets carry it. */
+  natsPrefix: string;
   services: Record<ServiceName, SupervisedService>;
   /** The environment the admin CLI needs (database, NATS, SECRETS_KEY). */
   cliEnv: Record<string, string>;
   stop(): Promise<void>;
 }
+
+const NATS_PREFIX = 'camp';
 
 const mainOf = (service: string) =>
   fileURLToPath(new URL(`../services/${service}/src/main.ts`, import.meta.url));
@@ -49,8 +53,9 @@ export async function startCampaignStack(deps: {
   const common = {
     DATABASE_URL: infra.databaseUrl,
     NATS_URL: infra.nats.url,
+    STREAM_REPLICAS: String(infra.nats.replicas),
     REDIS_URL: infra.redis.url,
-    NATS_PREFIX: 'camp',
+    NATS_PREFIX: NATS_PREFIX,
     REDIS_PREFIX: 'camp:',
     LOG_LEVEL: 'info',
     OPS_HOST: '127.0.0.1',
@@ -129,6 +134,7 @@ export async function startCampaignStack(deps: {
     gatewayUrl,
     sandboxUrl,
     secretsKey,
+    natsPrefix: NATS_PREFIX,
     services,
     cliEnv: { ...common, SECRETS_KEY: secretsKey },
     async stop() {

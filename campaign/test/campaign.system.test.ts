@@ -19,6 +19,7 @@ describe('the fault campaign, short', () => {
       payers: 6,
       faults: true,
       outDir: join(tmpdir(), 'dzpay-campaign'),
+      cluster: false,
     });
     const text = report(result);
     expect(violationsOf(result), text).toBe(0);

@@ -25,6 +25,11 @@ export const BaseEnv = z.object({
    * survives losing a server). Every service reads it, so none sets the streams back.
    */
   STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /**
+   * A durable consumer that has not moved for this long while messages wait for it is
+   * stalled: its reader re-attaches, and /readyz says degraded until it moves.
+   */
+  CONSUMER_STALL_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** Prefix of every Redis key this deployment writes. */
   REDIS_PREFIX: z.string().default('dzpay:'),
   /** Port of /healthz, /readyz and /metrics; 0 picks a free port. */

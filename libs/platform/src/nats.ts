@@ -70,6 +70,18 @@ export async function ensureStream(
   }
 }
 
+/** Scales an existing stream (a KV bucket's too) to `replicas` copies when it has another count. */
+export async function keepReplicas(
+  nc: NatsConnection,
+  stream: string,
+  replicas: number,
+): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const info = await jsm.streams.info(stream);
+  if (info.config.num_replicas === replicas) return;
+  await jsm.streams.update(stream, { ...info.config, num_replicas: replicas });
+}
+
 function isStreamNotFound(error: unknown): boolean {
   return error instanceof Error && /stream not found/i.test(error.message);
 }

@@ -43,6 +43,7 @@ export async function startGateway(
   const directory = await partnerDirectory({
     nats: runtime.nats,
     prefix: config.NATS_PREFIX,
+    replicas: config.STREAM_REPLICAS,
     accounts,
     logger: runtime.logger,
   });

@@ -53,6 +53,11 @@ export async function startWebhookDispatcher(
     nats,
     prefix,
     secretsKey: secretsKey(config.SECRETS_KEY),
+    onStale: (err, ageMs) =>
+      logger.warn(
+        { err, ageMs },
+        'partner directory unreadable; delivering with its last good entry',
+      ),
   });
   const clock = () => new Date();
   const scheduler = startScheduler({
