@@ -7,7 +7,7 @@ import { SERVICES, type CampaignStack, type ServiceName } from './stack.ts';
 
 /** One fault of the plan, at an offset from the start of the run. */
 export type PlannedFault =
-  | { at: number; kind: 'kill-service'; target: ServiceName; downMs: number }
+  | { at: number; kind: 'kill-service'; target: ServiceName; replica: number; downMs: number }
   | { at: number; kind: 'kill-redis' | 'restart-nats'; downMs: number }
   | { at: number; kind: 'kill-nats-node'; node: number; downMs: number }
   | { at: number; kind: 'flush-redis' | 'terminate-postgres' }
@@ -15,6 +15,12 @@ export type PlannedFault =
   | { at: number; kind: 'partner-weather'; durationMs: number; weather: PartnerWeather };
 
 type FaultKind = PlannedFault['kind'];
+
+/** NATS nodes, and replicas of each service. */
+interface Topology {
+  nodes: number;
+  replicas: number;
+}
 
 /** When a fault was in force (end: when what it broke was back). */
 export interface FaultWindow {
@@ -51,15 +57,15 @@ const CLUSTER: Partial<Record<FaultKind, number>> = {
 export function planFaults(
   rng: Rng,
   runMs: number,
-  nats: { nodes: number } = { nodes: 1 },
+  topology: Topology = { nodes: 1, replicas: 1 },
 ): PlannedFault[] {
   const plan: PlannedFault[] = [];
-  const kinds = nats.nodes > 1 ? CLUSTER : SINGLE_NODE;
+  const kinds = topology.nodes > 1 ? CLUSTER : SINGLE_NODE;
   let bag: FaultKind[] = [];
   let at = rng.int(1_000, 3_000);
   while (at < runMs) {
     if (bag.length === 0) bag = shuffled(rng, bagOf(kinds));
-    const fault = plannedFault(rng, bag.pop()!, at, nats.nodes);
+    const fault = plannedFault(rng, bag.pop()!, at, topology);
     plan.push(fault);
     const length = 'downMs' in fault ? fault.downMs : 'durationMs' in fault ? fault.durationMs : 0;
     at += length + rng.int(1_500, 6_000);
@@ -83,13 +89,23 @@ function shuffled<T>(rng: Rng, items: T[]): T[] {
   return copy;
 }
 
-function plannedFault(rng: Rng, kind: FaultKind, at: number, natsNodes: number): PlannedFault {
+function plannedFault(
+  rng: Rng,
+  kind: FaultKind,
+  at: number,
+  { nodes: natsNodes, replicas }: Topology,
+): PlannedFault {
   switch (kind) {
     case 'kill-nats-node':
       // Down long enough for leaders to move (elections take seconds), sometimes for long.
       return { at, kind, node: rng.int(0, natsNodes - 1), downMs: rng.int(1_000, 15_000) };
-    case 'kill-service':
-      return { at, kind, target: rng.pick(SERVICES), downMs: rng.int(200, 5_000) };
+    case 'kill-service': {
+      const target = rng.pick(SERVICES);
+      const downMs = rng.int(200, 5_000);
+      // Drawn after the others, so a single-replica run keeps its old schedule.
+      const replica = replicas > 1 ? rng.int(0, replicas - 1) : 0;
+      return { at, kind, target, replica, downMs };
+    }
     case 'kill-redis':
     case 'restart-nats':
       return { at, kind, downMs: rng.int(300, 4_000) };
@@ -170,7 +186,7 @@ export async function runFaults(deps: {
     const start = Date.now();
     const target =
       fault.kind === 'kill-service'
-        ? fault.target
+        ? deps.stack.services[fault.target][fault.replica]!.name
         : fault.kind === 'kill-nats-node'
           ? `n${fault.node + 1}`
           : undefined;
@@ -196,7 +212,7 @@ async function inject(
 ): Promise<void> {
   switch (fault.kind) {
     case 'kill-service': {
-      const service = deps.stack.services[fault.target];
+      const service = deps.stack.services[fault.target][fault.replica]!;
       await service.kill();
       await sleep(fault.downMs);
       await service.start();

@@ -16,13 +16,15 @@ import { startCampaignPartner } from './partner.ts';
 import { seededRng } from './rng.ts';
 import { settle } from './settle.ts';
 import { campaignSettings, type CampaignOptions, type CampaignSettings } from './settings.ts';
-import { SERVICES, startCampaignStack } from './stack.ts';
+import { startCampaignStack } from './stack.ts';
 import { createMerchants, partnerSecrets } from './world.ts';
 
 /** What a run did and found. */
 export interface CampaignResult {
   seed: number;
   settings: CampaignSettings;
+  /** NATS servers, and replicas of each service. */
+  topology: { natsNodes: number; replicas: number };
   runMs: number;
   verdicts: Verdict[];
   counts: {
@@ -85,7 +87,13 @@ export async function runCampaign(
       rng: rng.fork('partner'),
     });
     stops.unshift(() => partner.close());
-    const stack = await startCampaignStack({ infra, settings, mail, logDir });
+    const stack = await startCampaignStack({
+      infra,
+      settings,
+      mail,
+      logDir,
+      replicas: options.cluster ? 2 : 1,
+    });
     stops.unshift(() => stack.stop());
     const merchants = await createMerchants({
       count: MERCHANTS,
@@ -137,7 +145,10 @@ export async function runCampaign(
     const [windows] = await Promise.all([
       options.faults
         ? runFaults({
-            plan: planFaults(rng.fork('faults'), options.runMs, infra.nats),
+            plan: planFaults(rng.fork('faults'), options.runMs, {
+              nodes: infra.nats.nodes,
+              replicas: stack.services.gateway.length,
+            }),
             startedAt,
             until,
             stack,
@@ -157,7 +168,7 @@ export async function runCampaign(
     // Everything back up and quiet before the system is left to settle.
     await sandbox.clearFaults();
     partner.setWeather(null);
-    await Promise.all(SERVICES.map((name) => stack.services[name].start()));
+    await Promise.all(stack.all().map((replica) => replica.start()));
     const sql = postgres(infra.databaseUrl, {
       max: 2,
       onnotice: () => {},
@@ -181,9 +192,11 @@ export async function runCampaign(
       mail,
       gatewayUrl: stack.gatewayUrl,
       merchants,
-      unexpectedExits: SERVICES.flatMap((service) =>
-        stack.services[service].unexpectedExits.map((exit) => ({ service, ...exit })),
-      ),
+      unexpectedExits: stack
+        .all()
+        .flatMap((replica) =>
+          replica.unexpectedExits.map((exit) => ({ service: replica.name, ...exit })),
+        ),
       settleGraceMs: settings.sweepIntervalMs * 3 + 30_000,
     });
     verdicts.push(
@@ -199,6 +212,7 @@ export async function runCampaign(
     const result: CampaignResult = {
       seed: options.seed,
       settings,
+      topology: { natsNodes: infra.nats.nodes, replicas: stack.services.gateway.length },
       runMs,
       verdicts,
       settledInMs,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@dzpay/testkit/processes';
+import { startBalancer } from './balancer.ts';
 import type { CampaignInfra } from './infra.ts';
 import type { CampaignSettings } from './settings.ts';
 import { supervise, type SupervisedService } from './supervisor.ts';
@@ -28,7 +29,10 @@ export interface CampaignStack {
   secretsKey: string;
   /** NATS_PREFIX of every service: their subjects, streams and buckets carry it. */
   natsPrefix: string;
-  services: Record<ServiceName, SupervisedService>;
+  /** Each service's replicas (one each, or two on the cluster topology). */
+  services: Record<ServiceName, SupervisedService[]>;
+  /** Every replica of every service. */
+  all(): SupervisedService[];
   /** The environment the admin CLI needs (database, NATS, SECRETS_KEY). */
   cliEnv: Record<string, string>;
   stop(): Promise<void>;
@@ -44,11 +48,17 @@ export async function startCampaignStack(deps: {
   settings: CampaignSettings;
   mail: { host: string; port: number };
   logDir: string;
+  /** Replicas of each service; the gateways then sit behind a balancer. */
+  replicas: number;
 }): Promise<CampaignStack> {
-  const { infra, settings } = deps;
+  const { infra, settings, replicas } = deps;
   const secretsKey = randomBytes(32).toString('base64');
-  const [httpPort, sandboxPort] = [await freePort(), await freePort()];
-  const gatewayUrl = `http://127.0.0.1:${httpPort}`;
+  const [publicPort, sandboxPort] = [await freePort(), await freePort()];
+  const gatewayPorts: number[] = [];
+  for (let i = 0; i < replicas; i++)
+    gatewayPorts.push(replicas === 1 ? publicPort : await freePort());
+  // Payers, merchants and the card network's return URL all go through this address.
+  const gatewayUrl = `http://127.0.0.1:${publicPort}`;
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const common = {
     DATABASE_URL: infra.databaseUrl,
@@ -86,7 +96,6 @@ export async function startCampaignStack(deps: {
       SMTP_SECURE: 'false',
     },
     gateway: {
-      HTTP_PORT: String(httpPort),
       HTTP_HOST: '127.0.0.1',
       PUBLIC_BASE_URL: gatewayUrl,
       SECRETS_KEY: secretsKey,
@@ -113,22 +122,34 @@ export async function startCampaignStack(deps: {
   );
   await sandbox.start();
 
-  const services = {} as Record<ServiceName, SupervisedService>;
+  const services = {} as Record<ServiceName, SupervisedService[]>;
   for (const name of SERVICES) {
-    const opsPort = await freePort();
-    services[name] = supervise(
-      {
-        name,
-        entry: mainOf(name),
-        env: { ...common, ...own[name], OPS_PORT: String(opsPort) },
-        readyUrl: `http://127.0.0.1:${opsPort}/readyz`,
-      },
-      join(deps.logDir, `${name}.log`),
-    );
+    services[name] = [];
+    for (let i = 0; i < replicas; i++) {
+      const opsPort = await freePort();
+      const replica = replicas === 1 ? name : `${name}#${i + 1}`;
+      const http: Record<string, string> =
+        name === 'gateway' ? { HTTP_PORT: String(gatewayPorts[i]) } : {};
+      services[name].push(
+        supervise(
+          {
+            name: replica,
+            entry: mainOf(name),
+            env: { ...common, ...own[name], ...http, OPS_PORT: String(opsPort) },
+            readyUrl: `http://127.0.0.1:${opsPort}/readyz`,
+          },
+          join(deps.logDir, `${replica.replace('#', '-')}.log`),
+        ),
+      );
+    }
   }
-  // The gateway last: it publishes the partner directory the others read.
-  await Promise.all(SERVICES.filter((n) => n !== 'gateway').map((n) => services[n].start()));
-  await services.gateway.start();
+  const all = () => SERVICES.flatMap((name) => services[name]);
+  // The gateways last: they publish the partner directory the others read.
+  await Promise.all(
+    SERVICES.filter((n) => n !== 'gateway').flatMap((n) => services[n].map((r) => r.start())),
+  );
+  await Promise.all(services.gateway.map((r) => r.start()));
+  const balancer = replicas > 1 ? await startBalancer(publicPort, gatewayPorts) : null;
 
   return {
     gatewayUrl,
@@ -136,11 +157,13 @@ export async function startCampaignStack(deps: {
     secretsKey,
     natsPrefix: NATS_PREFIX,
     services,
+    all,
     cliEnv: { ...common, SECRETS_KEY: secretsKey },
     async stop() {
-      // The gateway first: it stops taking payers while the others finish.
-      await services.gateway.stop();
-      await Promise.all(SERVICES.map((n) => services[n].stop()));
+      // The gateways first: they stop taking payers while the others finish.
+      await Promise.all(services.gateway.map((r) => r.stop()));
+      await balancer?.close();
+      await Promise.all(all().map((r) => r.stop()));
       await sandbox.stop();
     },
   };
