@@ -1,4 +1,11 @@
-import { startRuntime, type Runtime } from '@dzpay/platform';
+import { Streams } from '@dzpay/contracts';
+import {
+  deployedStream,
+  processedEventsPruneTask,
+  startPruner,
+  startRuntime,
+  type Runtime,
+} from '@dzpay/platform';
 import { qrRepository } from './adapters/qr-repository.ts';
 import { QrConfigEnv } from './config.ts';
 import { consumePaymentEvents } from './handlers/payment-events.ts';
@@ -34,9 +41,15 @@ export async function startQrConfig(
   });
   const paymentEvents = await consumePaymentEvents({
     ...deps,
-    streamReplicas: runtime.config.STREAM_REPLICAS,
+    stream: deployedStream(Streams.payments, runtime.config),
   });
   runtime.onStop(() => paymentEvents.stop());
+  const pruner = startPruner({
+    tasks: [processedEventsPruneTask(runtime.sql, runtime.config.DEDUP_RETENTION_MS)],
+    logger: runtime.logger,
+    intervalMs: runtime.config.PRUNE_INTERVAL_MS,
+  });
+  runtime.onStop(() => pruner.stop());
   runtime.ops.markReady();
   return runtime;
 }

@@ -1,6 +1,9 @@
 import { Streams } from '@dzpay/contracts';
 import {
+  deployedStream,
   ensureStream,
+  outboxPruneTask,
+  startPruner,
   secretsKey,
   startOutboxRelay,
   startRuntime,
@@ -42,8 +45,7 @@ export async function startWebhookDispatcher(
   );
   const { config, logger, nats, sql } = runtime;
   const prefix = config.NATS_PREFIX;
-  const replicas = config.STREAM_REPLICAS;
-  await ensureStream(nats, prefix, { ...Streams.webhooks, replicas });
+  await ensureStream(nats, prefix, deployedStream(Streams.webhooks, config));
 
   const repository = deliveriesRepository(sql, {
     firstAttemptDelayMs: config.WEBHOOK_RETRY_SCHEDULE_MS[0] ?? 0,
@@ -80,7 +82,7 @@ export async function startWebhookDispatcher(
     nats,
     prefix,
     durable: config.WEBHOOK_CONSUMER,
-    streamReplicas: replicas,
+    stream: deployedStream(Streams.payments, config),
     ackWaitMs: config.INTAKE_ACK_WAIT_MS,
   });
   const intake = startPaymentIntake({
@@ -105,7 +107,20 @@ export async function startWebhookDispatcher(
     intervalMs: config.RELAY_INTERVAL_MS,
   });
 
+  const pruner = startPruner({
+    tasks: [
+      outboxPruneTask(sql, config.OUTBOX_RETENTION_MS),
+      {
+        name: 'finished deliveries',
+        prune: (limit) => repository.pruneFinished(config.DEDUP_RETENTION_MS, limit),
+      },
+    ],
+    logger,
+    intervalMs: config.PRUNE_INTERVAL_MS,
+  });
+
   runtime.onStop(async () => {
+    await pruner.stop();
     // No more merchant API requests (those taken are answered first).
     await Promise.all(rpcServers.map((server) => server.stop()));
     // No new deliveries, no new attempts; attempts in flight are handed back.
