@@ -28,7 +28,11 @@ export default defineConfig({
       {
         test: {
           name: 'service',
-          include: ['libs/*/test/**/*.service.test.ts', 'services/*/test/**/*.service.test.ts'],
+          include: [
+            'libs/*/test/**/*.service.test.ts',
+            'services/*/test/**/*.service.test.ts',
+            'system/**/*.service.test.ts',
+          ],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           globalSetup: [

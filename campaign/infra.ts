@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { createDatabase, dropDatabase, terminateBackends } from '@dzpay/testkit/databases';
 import { startNatsCluster, type LocalNatsCluster } from '@dzpay/testkit/nats-cluster';
 import { startNatsServer, startRedisServer, type LocalRedisServer } from '@dzpay/testkit/servers';
-import { migrateAll } from '../services/gateway/src/cli/service-migrations.ts';
+import { migrateAll } from '@dzpay/stack';
 
 /**
  * The campaign's NATS: one server, or a JetStream cluster of three. Node `index` may be
  * killed and restarted on its store; the one server is node 0.
  */
-export interface CampaignNats {
+interface CampaignNats {
   /** What NATS_URL carries: every node, comma-separated. */
   url: string;
   nodes: number;

@@ -1,22 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { entryOf, linkEnv, SANDBOX, SERVICES, type ServiceName } from '@dzpay/stack';
 import { freePort } from '@dzpay/testkit/processes';
 import { startBalancer } from './balancer.ts';
 import type { CampaignInfra } from './infra.ts';
 import type { CampaignSettings } from './settings.ts';
 import { supervise, type SupervisedService } from './supervisor.ts';
 
-/** The services a fault may kill: every one of dzpay's own. */
-export const SERVICES = [
-  'qr-config',
-  'payments',
-  'status',
-  'webhook-dispatcher',
-  'receipts',
-  'gateway',
-] as const;
-export type ServiceName = (typeof SERVICES)[number];
+// The services a fault may kill: every one of dzpay's own.
+export { SERVICES, type ServiceName };
 
 /**
  * dzpay as separate processes over the campaign's own infrastructure, plus the card
@@ -39,9 +31,6 @@ export interface CampaignStack {
 }
 
 const NATS_PREFIX = 'camp';
-
-const mainOf = (service: string) =>
-  fileURLToPath(new URL(`../services/${service}/src/main.ts`, import.meta.url));
 
 export async function startCampaignStack(deps: {
   infra: CampaignInfra;
@@ -71,11 +60,12 @@ export async function startCampaignStack(deps: {
     OPS_HOST: '127.0.0.1',
     SHUTDOWN_TIMEOUT_MS: '5000',
   };
+  const links = (name: ServiceName) =>
+    linkEnv(name, { gatewayUrl, sandboxUrl, secretsKey, smtp: deps.mail });
+  // Each service's own settings for the campaign: time compressed, limits out of the way.
   const own: Record<ServiceName, Record<string, string>> = {
     'qr-config': {},
     payments: {
-      PUBLIC_BASE_URL: gatewayUrl,
-      CARDNET_TEST_URL: sandboxUrl,
       PAYMENT_WINDOW_MS: String(settings.windowMs),
       SWEEP_INTERVAL_MS: String(settings.sweepIntervalMs),
       RECONCILE_AFTER_MS: '5000',
@@ -86,19 +76,12 @@ export async function startCampaignStack(deps: {
     },
     status: {},
     'webhook-dispatcher': {
-      SECRETS_KEY: secretsKey,
       WEBHOOK_RETRY_SCHEDULE_MS: settings.webhookRetryScheduleMs.join(','),
       WEBHOOK_TIMEOUT_MS: '3000',
     },
-    receipts: {
-      SMTP_HOST: deps.mail.host,
-      SMTP_PORT: String(deps.mail.port),
-      SMTP_SECURE: 'false',
-    },
+    receipts: {},
     gateway: {
       HTTP_HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: gatewayUrl,
-      SECRETS_KEY: secretsKey,
       STATUS_RATE_LIMIT_PER_MINUTE: '1000000',
       RATE_LIMIT_PER_MINUTE: '1000000',
       PAYMENTS_TIMEOUT_MS: '12000',
@@ -108,7 +91,7 @@ export async function startCampaignStack(deps: {
   const sandbox = supervise(
     {
       name: 'cardnet-sandbox',
-      entry: mainOf('cardnet-sandbox'),
+      entry: entryOf(SANDBOX),
       env: {
         LOG_LEVEL: 'info',
         SANDBOX_PORT: String(sandboxPort),
@@ -134,8 +117,8 @@ export async function startCampaignStack(deps: {
         supervise(
           {
             name: replica,
-            entry: mainOf(name),
-            env: { ...common, ...own[name], ...http, OPS_PORT: String(opsPort) },
+            entry: entryOf(name),
+            env: { ...common, ...links(name), ...own[name], ...http, OPS_PORT: String(opsPort) },
             readyUrl: `http://127.0.0.1:${opsPort}/readyz`,
           },
           join(deps.logDir, `${replica.replace('#', '-')}.log`),

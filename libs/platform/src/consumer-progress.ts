@@ -151,8 +151,6 @@ export function consumerProgressWatch(options: {
   };
 }
 
-export type ConsumerProgressWatch = ReturnType<typeof consumerProgressWatch>;
-
 /** The progress of each consumer a service reads, for the reader that has only the consumer. */
 const byConsumer = new WeakMap<Consumer, ConsumerProgress>();
 

@@ -6,6 +6,7 @@ import { partnerDirectory } from './adapters/partner-directory.ts';
 import { buildGatewayApp } from './app.ts';
 import { secretsKey } from '@dzpay/platform';
 import { GatewayEnv } from './config.ts';
+import { migrations } from './migrations.ts';
 
 export interface Gateway {
   runtime: Runtime<GatewayEnv>;
@@ -22,8 +23,8 @@ export async function startGateway(
   const runtime = await startRuntime(
     {
       service: 'gateway',
-      schema: 'accounts',
-      migrations: new URL('../migrations/', import.meta.url),
+      schema: migrations.schema,
+      migrations: migrations.folder,
       env: GatewayEnv,
       // Rate limits fail open and reference locks fall back to Postgres without Redis.
       redis: 'degradable',

@@ -19,6 +19,7 @@ import { serveAttemptHandlers } from './handlers/attempt-handlers.ts';
 import { serveCheckoutHandlers } from './handlers/checkout-handlers.ts';
 import { servePaymentsHandlers } from './handlers/payments-handlers.ts';
 import { startSweeper } from './jobs/sweeper.ts';
+import { migrations } from './migrations.ts';
 
 /**
  * Wires payments: runtime, the PAYMENTS stream, card networks per mode, NATS handlers,
@@ -35,8 +36,8 @@ export async function startPayments(
   const runtime = await startRuntime(
     {
       service: 'payments',
-      schema: 'payments',
-      migrations: new URL('../migrations/', import.meta.url),
+      schema: migrations.schema,
+      migrations: migrations.folder,
       env: PaymentsEnv,
       // Reference locks fall back to Postgres' unique index without Redis.
       redis: 'degradable',

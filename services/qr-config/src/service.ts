@@ -10,6 +10,7 @@ import { qrRepository } from './adapters/qr-repository.ts';
 import { QrConfigEnv } from './config.ts';
 import { consumePaymentEvents } from './handlers/payment-events.ts';
 import { serveQrHandlers } from './handlers/qr-handlers.ts';
+import { migrations } from './migrations.ts';
 
 /**
  * Wires qr-config: runtime, repository, NATS handlers and the payment-event consumer;
@@ -22,8 +23,8 @@ export async function startQrConfig(
   const runtime = await startRuntime(
     {
       service: 'qr-config',
-      schema: 'qr',
-      migrations: new URL('../migrations/', import.meta.url),
+      schema: migrations.schema,
+      migrations: migrations.folder,
       env: QrConfigEnv,
       handleSignals: options.handleSignals ?? true,
     },

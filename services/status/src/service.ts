@@ -14,6 +14,7 @@ import { paymentsHandler } from './handlers/payments-projection.ts';
 import { startProjection, type MessageHandler } from './handlers/projection.ts';
 import { serveStatusHandlers } from './handlers/status-handlers.ts';
 import { webhooksHandler } from './handlers/webhooks-projection.ts';
+import { migrations } from './migrations.ts';
 
 /**
  * Wires status: runtime, the PAYMENTS and WEBHOOKS projections (each its own durable
@@ -27,8 +28,8 @@ export async function startStatus(
   const runtime = await startRuntime(
     {
       service: 'status',
-      schema: 'status',
-      migrations: new URL('../migrations/', import.meta.url),
+      schema: migrations.schema,
+      migrations: migrations.folder,
       env: StatusEnv,
       handleSignals: options.handleSignals ?? true,
     },

@@ -19,6 +19,7 @@ import { attemptDelivery } from './handlers/attempt.ts';
 import { serveDeliveriesHandlers } from './handlers/deliveries-handlers.ts';
 import { startPaymentIntake } from './handlers/payment-intake.ts';
 import { startScheduler } from './handlers/scheduler.ts';
+import { migrations } from './migrations.ts';
 
 /** What a claim adds to the attempt's timeout: time to record the outcome. */
 const LEASE_MARGIN_MS = 5_000;
@@ -36,8 +37,8 @@ export async function startWebhookDispatcher(
   const runtime = await startRuntime(
     {
       service: 'webhook-dispatcher',
-      schema: 'webhooks',
-      migrations: new URL('../migrations/', import.meta.url),
+      schema: migrations.schema,
+      migrations: migrations.folder,
       env: DispatcherEnv,
       handleSignals: options.handleSignals ?? true,
     },
