@@ -10,7 +10,11 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['libs/*/test/**/*.unit.test.ts', 'services/*/test/**/*.unit.test.ts'],
+          include: [
+            'libs/*/test/**/*.unit.test.ts',
+            'services/*/test/**/*.unit.test.ts',
+            'system/**/*.unit.test.ts',
+          ],
         },
       },
       {

@@ -3,8 +3,8 @@ import { Kvm } from '@nats-io/kv';
 import { partnerDirectoryKey, PartnerDirectoryEntry } from '@dzpay/contracts';
 import { openSecret, partnerSecretOwner, sealSecret, signingSecretOwner } from '@dzpay/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsRepository } from '../src/adapters/accounts-repository.ts';
-import { partnerBucketName } from '../src/adapters/partner-directory.ts';
+import { accountsRepository } from '../services/gateway/src/adapters/accounts-repository.ts';
+import { partnerBucketName } from '../services/gateway/src/adapters/partner-directory.ts';
 import { startStack, type Stack } from './stack.ts';
 
 const KEY = randomBytes(32);

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { entryOf, linkEnv, SANDBOX, type ServiceName } from '@dzpay/stack';
 import { freePort, isolatedInfra, spawnService, type IsolatedInfra } from '@dzpay/testkit';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../services/gateway/src/cli/main.ts', import.meta.url));
 
 const run = promisify(execFile);
 
