@@ -53,6 +53,8 @@ export async function startCampaignStack(deps: {
     DATABASE_URL: infra.databaseUrl,
     NATS_URL: infra.nats.url,
     STREAM_REPLICAS: String(infra.nats.replicas),
+    // Time is compressed: a consumer that does not move is re-attached within seconds.
+    CONSUMER_STALL_MS: '10000',
     REDIS_URL: infra.redis.url,
     NATS_PREFIX: NATS_PREFIX,
     REDIS_PREFIX: 'camp:',
