@@ -72,7 +72,10 @@ export async function startGateway(
     trustProxyHops: config.TRUST_PROXY_HOPS,
   });
   const address = await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
-  runtime.onStop(() => app.close());
+  runtime.onStop(async () => {
+    directory.stop();
+    await app.close();
+  });
   runtime.logger.info({ address }, 'gateway listening');
   runtime.ops.markReady();
   return { runtime, app, url: address.replace('0.0.0.0', '127.0.0.1') };

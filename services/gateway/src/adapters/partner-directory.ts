@@ -21,6 +21,7 @@ export async function partnerDirectory(deps: {
   accounts: AccountsRepository;
   logger: Logger;
   now?: () => Date;
+  retryMs?: number;
 }) {
   const name = partnerBucketName(deps.prefix);
   const kv = await new Kvm(deps.nats).create(name, { history: 1, replicas: deps.replicas });
@@ -43,15 +44,28 @@ export async function partnerDirectory(deps: {
     }
   }
 
-  return {
-    /** Publishes every endpoint again; calls queue behind each other. */
+  let retry: NodeJS.Timeout | undefined;
+  const directory = {
+    /**
+     * Publishes every endpoint again; calls queue behind each other. A failed publish
+     * (the bucket has no leader for a moment) is tried again until one succeeds, so a
+     * change made during a NATS outage still reaches the dispatcher.
+     */
     publish(): Promise<void> {
+      clearTimeout(retry);
       publishing = publishing.then(publishAll).catch((err: unknown) => {
-        deps.logger.error({ err }, 'partner directory publish failed');
+        deps.logger.error({ err }, 'partner directory publish failed; retrying');
+        retry = setTimeout(() => void directory.publish(), deps.retryMs ?? 2_000);
+        retry.unref();
       });
       return publishing;
     },
+    /** Stops retrying (shutdown). */
+    stop(): void {
+      clearTimeout(retry);
+    },
   };
+  return directory;
 }
 
 function entryOf(row: PartnerEndpointRow, now: Date): PartnerDirectoryEntry {

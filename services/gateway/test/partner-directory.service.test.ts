@@ -1,0 +1,64 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Kvm } from '@nats-io/kv';
+import { partnerDirectoryKey } from '@dzpay/contracts';
+import { connectNats, createLogger, type NatsConnection } from '@dzpay/platform';
+import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  AccountsRepository,
+  PartnerEndpointRow,
+} from '../src/adapters/accounts-repository.ts';
+import { partnerBucketName, partnerDirectory } from '../src/adapters/partner-directory.ts';
+
+let infra: IsolatedInfra;
+let nats: NatsConnection;
+
+beforeAll(async () => {
+  infra = await isolatedInfra('gateway-directory');
+  nats = await connectNats(infra.natsUrl, 'gateway-directory-test');
+});
+afterAll(async () => {
+  await nats?.close();
+  await infra?.cleanup();
+});
+
+describe("the gateway's partner directory publisher", () => {
+  it('publishes again until it gets through, so a change made while NATS is out is not lost', async () => {
+    const merchantId = randomUUID();
+    const row: PartnerEndpointRow = {
+      merchantId,
+      mode: 'test',
+      apiUrl: 'http://127.0.0.1:9/partner',
+      apiSecretSealed: randomBytes(40),
+      signingSecretSealed: randomBytes(40),
+      previousSigningSecretSealed: null,
+      previousValidUntil: null,
+    };
+    // The first two reads fail, as when the bucket or the database is out for a moment.
+    let failures = 2;
+    const accounts = {
+      listPartnerEndpoints: () =>
+        failures-- > 0
+          ? Promise.reject(new Error('no leader for the bucket'))
+          : Promise.resolve([row]),
+    } as unknown as AccountsRepository;
+    const directory = await partnerDirectory({
+      nats,
+      prefix: infra.natsPrefix,
+      replicas: 1,
+      accounts,
+      logger: createLogger('directory-test', 'silent'),
+      retryMs: 100,
+    });
+    await directory.publish();
+    const kv = await new Kvm(nats).open(partnerBucketName(infra.natsPrefix));
+    await expect
+      .poll(async () => (await kv.get(partnerDirectoryKey(merchantId, 'test')))?.operation, {
+        timeout: 5_000,
+        interval: 50,
+      })
+      .toBe('PUT');
+    expect(failures).toBe(-1);
+    directory.stop();
+  });
+});
