@@ -10,7 +10,11 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['libs/*/test/**/*.unit.test.ts', 'services/*/test/**/*.unit.test.ts'],
+          include: [
+            'libs/*/test/**/*.unit.test.ts',
+            'services/*/test/**/*.unit.test.ts',
+            'system/**/*.unit.test.ts',
+          ],
         },
       },
       {
@@ -28,7 +32,11 @@ export default defineConfig({
       {
         test: {
           name: 'service',
-          include: ['libs/*/test/**/*.service.test.ts', 'services/*/test/**/*.service.test.ts'],
+          include: [
+            'libs/*/test/**/*.service.test.ts',
+            'services/*/test/**/*.service.test.ts',
+            'system/**/*.service.test.ts',
+          ],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           globalSetup: [

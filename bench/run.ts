@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connectNats, connectPostgres, type NatsConnection } from '@dzpay/platform';
+import { entryOf, linkEnv, SANDBOX, type ServiceName, type StackLinks } from '@dzpay/stack';
 import autocannon from 'autocannon';
 import { freePort, startNode, type NodeProcess } from './processes.ts';
 import {
@@ -64,6 +65,8 @@ const serviceEnv = {
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 const admin = connectPostgres(adminUrl, 'public', 1);
 const children: NodeProcess[] = [];
+/** How this run's services reach each other (set once the ports are known). */
+let links: StackLinks | undefined;
 let nats: NatsConnection | undefined;
 const partners: { close(): Promise<void> }[] = [];
 
@@ -86,34 +89,28 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 try {
   await admin.unsafe(`create database "${database}"`);
   nats = await connectNats(serviceEnv.NATS_URL, 'bench');
-  const qrConfig = await startService('qr-config', '../services/qr-config/src/main.ts', {});
-  children.push(qrConfig);
   const httpPort = await freePort();
   const publicBaseUrl = `http://127.0.0.1:${httpPort}`;
   // The card network sandbox answers at once (no delay): the bench measures dzpay.
   const sandboxPort = await freePort();
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  links = { gatewayUrl: publicBaseUrl, sandboxUrl, secretsKey };
+  const qrConfig = await startService('qr-config');
+  children.push(qrConfig);
   children.push(
     await startNode(
       'cardnet-sandbox',
-      path('../services/cardnet-sandbox/src/main.ts'),
+      entryOf(SANDBOX),
       { SANDBOX_PORT: String(sandboxPort), SANDBOX_HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
       `${sandboxUrl}/healthz`,
     ),
   );
-  children.push(
-    await startService('payments', '../services/payments/src/main.ts', {
-      PUBLIC_BASE_URL: publicBaseUrl,
-      CARDNET_TEST_URL: sandboxUrl,
-    }),
-  );
-  children.push(await startService('status', '../services/status/src/main.ts', {}));
-  const gateway = await startService('gateway', '../services/gateway/src/main.ts', {
-    // Opens the product partner's secret for the full-path lag (/pay pages).
-    SECRETS_KEY: secretsKey,
+  children.push(await startService('payments'));
+  children.push(await startService('status'));
+  // The gateway opens the product partner's secret for the full-path lag (/pay pages).
+  const gateway = await startService('gateway', {
     HTTP_PORT: String(httpPort),
     HTTP_HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: publicBaseUrl,
     RATE_LIMIT_PER_MINUTE: '100000000',
     STATUS_RATE_LIMIT_PER_MINUTE: '100000000',
   });
@@ -237,7 +234,7 @@ async function measureWebhookDeliveries(
 ): Promise<WebhookSummary> {
   const secretsKey = randomBytes(32);
   children.push(
-    await startService('webhook-dispatcher', '../services/webhook-dispatcher/src/main.ts', {
+    await startService('webhook-dispatcher', {
       SECRETS_KEY: secretsKey.toString('base64'),
       WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(webhookConcurrency),
       SCHEDULER_INTERVAL_MS: '50',
@@ -283,12 +280,14 @@ async function measureServer(
   return result;
 }
 
-async function startService(name: string, entry: string, extra: Record<string, string>) {
+/** A service of the stack, linked to this run's gateway, sandbox and secrets key. */
+async function startService(name: ServiceName, extra: Record<string, string> = {}) {
   const opsPort = await freePort();
+  if (!links) throw new Error('the stack links are set before any service starts');
   return startNode(
     name,
-    path(entry),
-    { ...serviceEnv, ...extra, OPS_PORT: String(opsPort) },
+    entryOf(name),
+    { ...serviceEnv, ...linkEnv(name, links), ...extra, OPS_PORT: String(opsPort) },
     `http://127.0.0.1:${opsPort}/readyz`,
   );
 }

@@ -7,13 +7,20 @@ import { SERVICES, type CampaignStack, type ServiceName } from './stack.ts';
 
 /** One fault of the plan, at an offset from the start of the run. */
 export type PlannedFault =
-  | { at: number; kind: 'kill-service'; target: ServiceName; downMs: number }
+  | { at: number; kind: 'kill-service'; target: ServiceName; replica: number; downMs: number }
   | { at: number; kind: 'kill-redis' | 'restart-nats'; downMs: number }
+  | { at: number; kind: 'kill-nats-node'; node: number; downMs: number }
   | { at: number; kind: 'flush-redis' | 'terminate-postgres' }
   | { at: number; kind: 'sandbox-weather'; durationMs: number; rules: FaultRule[] }
   | { at: number; kind: 'partner-weather'; durationMs: number; weather: PartnerWeather };
 
 type FaultKind = PlannedFault['kind'];
+
+/** NATS nodes, and replicas of each service. */
+interface Topology {
+  nodes: number;
+  replicas: number;
+}
 
 /** When a fault was in force (end: when what it broke was back). */
 export interface FaultWindow {
@@ -23,7 +30,8 @@ export interface FaultWindow {
   end: number;
 }
 
-const KINDS: Record<FaultKind, number> = {
+/** How often each kind comes up, on one NATS server. */
+const SINGLE_NODE: Partial<Record<FaultKind, number>> = {
   'kill-service': 4,
   'kill-redis': 1,
   'flush-redis': 1,
@@ -33,19 +41,31 @@ const KINDS: Record<FaultKind, number> = {
   'partner-weather': 1,
 };
 
+/** On a cluster, losing one node (of any role: the meta leader, a stream's leader) is the point. */
+const CLUSTER: Partial<Record<FaultKind, number>> = {
+  ...SINGLE_NODE,
+  'restart-nats': 0,
+  'kill-nats-node': 3,
+};
+
 /**
  * The faults of a run, drawn from the seed before anything runs: what, on what, when and
  * for how long. One at a time, a few seconds apart, so a 5xx can be told to belong to one.
  * Kinds come out of a shuffled bag (each as often as its weight), so even a short run
  * meets most of them.
  */
-export function planFaults(rng: Rng, runMs: number): PlannedFault[] {
+export function planFaults(
+  rng: Rng,
+  runMs: number,
+  topology: Topology = { nodes: 1, replicas: 1 },
+): PlannedFault[] {
   const plan: PlannedFault[] = [];
+  const kinds = topology.nodes > 1 ? CLUSTER : SINGLE_NODE;
   let bag: FaultKind[] = [];
   let at = rng.int(1_000, 3_000);
   while (at < runMs) {
-    if (bag.length === 0) bag = shuffled(rng, bagOf(KINDS));
-    const fault = plannedFault(rng, bag.pop()!, at);
+    if (bag.length === 0) bag = shuffled(rng, bagOf(kinds));
+    const fault = plannedFault(rng, bag.pop()!, at, topology);
     plan.push(fault);
     const length = 'downMs' in fault ? fault.downMs : 'durationMs' in fault ? fault.durationMs : 0;
     at += length + rng.int(1_500, 6_000);
@@ -53,7 +73,7 @@ export function planFaults(rng: Rng, runMs: number): PlannedFault[] {
   return plan;
 }
 
-function bagOf(weights: Record<FaultKind, number>): FaultKind[] {
+function bagOf(weights: Partial<Record<FaultKind, number>>): FaultKind[] {
   return (Object.entries(weights) as [FaultKind, number][]).flatMap(([kind, n]) =>
     Array<FaultKind>(n).fill(kind),
   );
@@ -69,10 +89,23 @@ function shuffled<T>(rng: Rng, items: T[]): T[] {
   return copy;
 }
 
-function plannedFault(rng: Rng, kind: FaultKind, at: number): PlannedFault {
+function plannedFault(
+  rng: Rng,
+  kind: FaultKind,
+  at: number,
+  { nodes: natsNodes, replicas }: Topology,
+): PlannedFault {
   switch (kind) {
-    case 'kill-service':
-      return { at, kind, target: rng.pick(SERVICES), downMs: rng.int(200, 5_000) };
+    case 'kill-nats-node':
+      // Down long enough for leaders to move (elections take seconds), sometimes for long.
+      return { at, kind, node: rng.int(0, natsNodes - 1), downMs: rng.int(1_000, 15_000) };
+    case 'kill-service': {
+      const target = rng.pick(SERVICES);
+      const downMs = rng.int(200, 5_000);
+      // Drawn after the others, so a single-replica run keeps its old schedule.
+      const replica = replicas > 1 ? rng.int(0, replicas - 1) : 0;
+      return { at, kind, target, replica, downMs };
+    }
     case 'kill-redis':
     case 'restart-nats':
       return { at, kind, downMs: rng.int(300, 4_000) };
@@ -151,7 +184,12 @@ export async function runFaults(deps: {
     if (due >= deps.until) break;
     await sleep(Math.max(0, due - Date.now()));
     const start = Date.now();
-    const target = fault.kind === 'kill-service' ? fault.target : undefined;
+    const target =
+      fault.kind === 'kill-service'
+        ? deps.stack.services[fault.target][fault.replica]!.name
+        : fault.kind === 'kill-nats-node'
+          ? `n${fault.node + 1}`
+          : undefined;
     deps.log(`fault ${fault.kind}${target ? ` ${target}` : ''}`);
     try {
       await inject(fault, deps);
@@ -174,7 +212,7 @@ async function inject(
 ): Promise<void> {
   switch (fault.kind) {
     case 'kill-service': {
-      const service = deps.stack.services[fault.target];
+      const service = deps.stack.services[fault.target][fault.replica]!;
       await service.kill();
       await sleep(fault.downMs);
       await service.start();
@@ -186,9 +224,14 @@ async function inject(
       await deps.infra.redis.restart();
       return;
     case 'restart-nats':
-      await deps.infra.nats.kill();
+      await deps.infra.nats.kill(0);
       await sleep(fault.downMs);
-      await deps.infra.nats.restart();
+      await deps.infra.nats.restart(0);
+      return;
+    case 'kill-nats-node':
+      await deps.infra.nats.kill(fault.node);
+      await sleep(fault.downMs);
+      await deps.infra.nats.restart(fault.node);
       return;
     case 'flush-redis':
       await deps.infra.redis.flushAll();

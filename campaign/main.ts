@@ -1,5 +1,5 @@
 // `pnpm campaign`: a seeded fault campaign against dzpay (docs/reliability.md).
-//   pnpm campaign [--seed N] [--minutes M | --seconds S] [--payers P] [--no-faults] [--out DIR]
+//   pnpm campaign [--seed N] [--minutes M | --seconds S] [--payers P] [--no-faults] [--cluster] [--out DIR]
 // Exits 1 when an invariant was violated, 2 on bad arguments.
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -24,6 +24,7 @@ try {
       seconds: { type: 'string' },
       payers: { type: 'string', default: '8' },
       'no-faults': { type: 'boolean', default: false },
+      cluster: { type: 'boolean', default: false },
       out: { type: 'string', default: '.campaign' },
     },
   }));
@@ -51,6 +52,7 @@ const result = await runCampaign(
     payers: Math.max(1, Math.trunc(number('payers', values.payers, 8))),
     faults: !values['no-faults'],
     outDir: values.out,
+    cluster: values.cluster,
   },
   (line) => console.log(`[campaign] ${line}`),
 );

@@ -4,7 +4,8 @@ import type { CampaignResult } from './run.ts';
 export function report(result: CampaignResult): string {
   const { counts, settings } = result;
   const lines = [
-    `seed ${result.seed} — replay: pnpm campaign --seed ${result.seed} --seconds ${Math.round(result.runMs / 1000)}`,
+    `seed ${result.seed} — replay: pnpm campaign --seed ${result.seed} --seconds ${Math.round(result.runMs / 1000)}${result.topology.natsNodes > 1 ? ' --cluster' : ''}`,
+    `${result.topology.natsNodes} NATS server(s), ${result.topology.replicas} replica(s) of each service`,
     `ran ${Math.round(result.runMs / 1000)} s; window ${settings.windowMs} ms, sweeper every ${settings.sweepIntervalMs} ms; ` +
       (result.settledInMs === null
         ? 'did not settle in time'

@@ -11,17 +11,20 @@ import { planFaults, runFaults, type FaultWindow } from './faults.ts';
 import { actorHttp, type HttpLog } from './http.ts';
 import { startCampaignInfra } from './infra.ts';
 import { checkInvariants, type Verdict } from './invariants.ts';
+import { everyAssetReplicated } from './replication.ts';
 import { startCampaignPartner } from './partner.ts';
 import { seededRng } from './rng.ts';
 import { settle } from './settle.ts';
 import { campaignSettings, type CampaignOptions, type CampaignSettings } from './settings.ts';
-import { SERVICES, startCampaignStack } from './stack.ts';
+import { startCampaignStack } from './stack.ts';
 import { createMerchants, partnerSecrets } from './world.ts';
 
 /** What a run did and found. */
 export interface CampaignResult {
   seed: number;
   settings: CampaignSettings;
+  /** NATS servers, and replicas of each service. */
+  topology: { natsNodes: number; replicas: number };
   runMs: number;
   verdicts: Verdict[];
   counts: {
@@ -70,7 +73,7 @@ export async function runCampaign(
     `seed ${options.seed}: window ${settings.windowMs} ms, sweeper every ${settings.sweepIntervalMs} ms, logs in ${logDir}`,
   );
 
-  const infra = await startCampaignInfra(options.seed);
+  const infra = await startCampaignInfra(options.seed, { cluster: options.cluster });
   const stops = cleanups;
   stops.unshift(() => infra.stop());
   try {
@@ -84,7 +87,13 @@ export async function runCampaign(
       rng: rng.fork('partner'),
     });
     stops.unshift(() => partner.close());
-    const stack = await startCampaignStack({ infra, settings, mail, logDir });
+    const stack = await startCampaignStack({
+      infra,
+      settings,
+      mail,
+      logDir,
+      replicas: options.cluster ? 2 : 1,
+    });
     stops.unshift(() => stack.stop());
     const merchants = await createMerchants({
       count: MERCHANTS,
@@ -136,7 +145,10 @@ export async function runCampaign(
     const [windows] = await Promise.all([
       options.faults
         ? runFaults({
-            plan: planFaults(rng.fork('faults'), options.runMs),
+            plan: planFaults(rng.fork('faults'), options.runMs, {
+              nodes: infra.nats.nodes,
+              replicas: stack.services.gateway.length,
+            }),
             startedAt,
             until,
             stack,
@@ -156,7 +168,7 @@ export async function runCampaign(
     // Everything back up and quiet before the system is left to settle.
     await sandbox.clearFaults();
     partner.setWeather(null);
-    await Promise.all(SERVICES.map((name) => stack.services[name].start()));
+    await Promise.all(stack.all().map((replica) => replica.start()));
     const sql = postgres(infra.databaseUrl, {
       max: 2,
       onnotice: () => {},
@@ -180,17 +192,27 @@ export async function runCampaign(
       mail,
       gatewayUrl: stack.gatewayUrl,
       merchants,
-      unexpectedExits: SERVICES.flatMap((service) =>
-        stack.services[service].unexpectedExits.map((exit) => ({ service, ...exit })),
-      ),
+      unexpectedExits: stack
+        .all()
+        .flatMap((replica) =>
+          replica.unexpectedExits.map((exit) => ({ service: replica.name, ...exit })),
+        ),
       settleGraceMs: settings.sweepIntervalMs * 3 + 30_000,
     });
+    verdicts.push(
+      await everyAssetReplicated({
+        natsUrl: infra.nats.url,
+        prefix: stack.natsPrefix,
+        replicas: infra.nats.replicas,
+      }),
+    );
     const paymentCounts = await sql<{ key: string; n: number }[]>`
       select channel || ' ' || reference_kind || ' ' || status as key, count(*)::int as n
       from payments.payments group by 1 order by 1`;
     const result: CampaignResult = {
       seed: options.seed,
       settings,
+      topology: { natsNodes: infra.nats.nodes, replicas: stack.services.gateway.length },
       runMs,
       verdicts,
       settledInMs,

@@ -11,6 +11,8 @@ export interface CampaignOptions {
   faults: boolean;
   /** Where the services' logs and the report go. */
   outDir: string;
+  /** Run on a 3-node JetStream cluster with every asset replicated 3 times. */
+  cluster: boolean;
 }
 
 /**

@@ -1,21 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { entryOf, linkEnv, SANDBOX, SERVICES, type ServiceName } from '@dzpay/stack';
 import { freePort } from '@dzpay/testkit/processes';
+import { startBalancer } from './balancer.ts';
 import type { CampaignInfra } from './infra.ts';
 import type { CampaignSettings } from './settings.ts';
 import { supervise, type SupervisedService } from './supervisor.ts';
 
-/** The services a fault may kill: every one of dzpay's own. */
-export const SERVICES = [
-  'qr-config',
-  'payments',
-  'status',
-  'webhook-dispatcher',
-  'receipts',
-  'gateway',
-] as const;
-export type ServiceName = (typeof SERVICES)[number];
+// The services a fault may kill: every one of dzpay's own.
+export { SERVICES, type ServiceName };
 
 /**
  * dzpay as separate processes over the campaign's own infrastructure, plus the card
@@ -26,41 +19,55 @@ export interface CampaignStack {
   gatewayUrl: string;
   sandboxUrl: string;
   secretsKey: string;
-  services: Record<ServiceName, SupervisedService>;
+  /** NATS_PREFIX of every service: their subjects, streams and buckets carry it. */
+  natsPrefix: string;
+  /** Each service's replicas (one each, or two on the cluster topology). */
+  services: Record<ServiceName, SupervisedService[]>;
+  /** Every replica of every service. */
+  all(): SupervisedService[];
   /** The environment the admin CLI needs (database, NATS, SECRETS_KEY). */
   cliEnv: Record<string, string>;
   stop(): Promise<void>;
 }
 
-const mainOf = (service: string) =>
-  fileURLToPath(new URL(`../services/${service}/src/main.ts`, import.meta.url));
+const NATS_PREFIX = 'camp';
 
 export async function startCampaignStack(deps: {
   infra: CampaignInfra;
   settings: CampaignSettings;
   mail: { host: string; port: number };
   logDir: string;
+  /** Replicas of each service; the gateways then sit behind a balancer. */
+  replicas: number;
 }): Promise<CampaignStack> {
-  const { infra, settings } = deps;
+  const { infra, settings, replicas } = deps;
   const secretsKey = randomBytes(32).toString('base64');
-  const [httpPort, sandboxPort] = [await freePort(), await freePort()];
-  const gatewayUrl = `http://127.0.0.1:${httpPort}`;
+  const [publicPort, sandboxPort] = [await freePort(), await freePort()];
+  const gatewayPorts: number[] = [];
+  for (let i = 0; i < replicas; i++)
+    gatewayPorts.push(replicas === 1 ? publicPort : await freePort());
+  // Payers, merchants and the card network's return URL all go through this address.
+  const gatewayUrl = `http://127.0.0.1:${publicPort}`;
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const common = {
     DATABASE_URL: infra.databaseUrl,
     NATS_URL: infra.nats.url,
+    STREAM_REPLICAS: String(infra.nats.replicas),
+    // Time is compressed: a consumer that does not move is re-attached within seconds.
+    CONSUMER_STALL_MS: '10000',
     REDIS_URL: infra.redis.url,
-    NATS_PREFIX: 'camp',
+    NATS_PREFIX: NATS_PREFIX,
     REDIS_PREFIX: 'camp:',
     LOG_LEVEL: 'info',
     OPS_HOST: '127.0.0.1',
     SHUTDOWN_TIMEOUT_MS: '5000',
   };
+  const links = (name: ServiceName) =>
+    linkEnv(name, { gatewayUrl, sandboxUrl, secretsKey, smtp: deps.mail });
+  // Each service's own settings for the campaign: time compressed, limits out of the way.
   const own: Record<ServiceName, Record<string, string>> = {
     'qr-config': {},
     payments: {
-      PUBLIC_BASE_URL: gatewayUrl,
-      CARDNET_TEST_URL: sandboxUrl,
       PAYMENT_WINDOW_MS: String(settings.windowMs),
       SWEEP_INTERVAL_MS: String(settings.sweepIntervalMs),
       RECONCILE_AFTER_MS: '5000',
@@ -71,20 +78,12 @@ export async function startCampaignStack(deps: {
     },
     status: {},
     'webhook-dispatcher': {
-      SECRETS_KEY: secretsKey,
       WEBHOOK_RETRY_SCHEDULE_MS: settings.webhookRetryScheduleMs.join(','),
       WEBHOOK_TIMEOUT_MS: '3000',
     },
-    receipts: {
-      SMTP_HOST: deps.mail.host,
-      SMTP_PORT: String(deps.mail.port),
-      SMTP_SECURE: 'false',
-    },
+    receipts: {},
     gateway: {
-      HTTP_PORT: String(httpPort),
       HTTP_HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: gatewayUrl,
-      SECRETS_KEY: secretsKey,
       STATUS_RATE_LIMIT_PER_MINUTE: '1000000',
       RATE_LIMIT_PER_MINUTE: '1000000',
       PAYMENTS_TIMEOUT_MS: '12000',
@@ -94,7 +93,7 @@ export async function startCampaignStack(deps: {
   const sandbox = supervise(
     {
       name: 'cardnet-sandbox',
-      entry: mainOf('cardnet-sandbox'),
+      entry: entryOf(SANDBOX),
       env: {
         LOG_LEVEL: 'info',
         SANDBOX_PORT: String(sandboxPort),
@@ -108,33 +107,48 @@ export async function startCampaignStack(deps: {
   );
   await sandbox.start();
 
-  const services = {} as Record<ServiceName, SupervisedService>;
+  const services = {} as Record<ServiceName, SupervisedService[]>;
   for (const name of SERVICES) {
-    const opsPort = await freePort();
-    services[name] = supervise(
-      {
-        name,
-        entry: mainOf(name),
-        env: { ...common, ...own[name], OPS_PORT: String(opsPort) },
-        readyUrl: `http://127.0.0.1:${opsPort}/readyz`,
-      },
-      join(deps.logDir, `${name}.log`),
-    );
+    services[name] = [];
+    for (let i = 0; i < replicas; i++) {
+      const opsPort = await freePort();
+      const replica = replicas === 1 ? name : `${name}#${i + 1}`;
+      const http: Record<string, string> =
+        name === 'gateway' ? { HTTP_PORT: String(gatewayPorts[i]) } : {};
+      services[name].push(
+        supervise(
+          {
+            name: replica,
+            entry: entryOf(name),
+            env: { ...common, ...links(name), ...own[name], ...http, OPS_PORT: String(opsPort) },
+            readyUrl: `http://127.0.0.1:${opsPort}/readyz`,
+          },
+          join(deps.logDir, `${replica.replace('#', '-')}.log`),
+        ),
+      );
+    }
   }
-  // The gateway last: it publishes the partner directory the others read.
-  await Promise.all(SERVICES.filter((n) => n !== 'gateway').map((n) => services[n].start()));
-  await services.gateway.start();
+  const all = () => SERVICES.flatMap((name) => services[name]);
+  // The gateways last: they publish the partner directory the others read.
+  await Promise.all(
+    SERVICES.filter((n) => n !== 'gateway').flatMap((n) => services[n].map((r) => r.start())),
+  );
+  await Promise.all(services.gateway.map((r) => r.start()));
+  const balancer = replicas > 1 ? await startBalancer(publicPort, gatewayPorts) : null;
 
   return {
     gatewayUrl,
     sandboxUrl,
     secretsKey,
+    natsPrefix: NATS_PREFIX,
     services,
+    all,
     cliEnv: { ...common, SECRETS_KEY: secretsKey },
     async stop() {
-      // The gateway first: it stops taking payers while the others finish.
-      await services.gateway.stop();
-      await Promise.all(SERVICES.map((n) => services[n].stop()));
+      // The gateways first: they stop taking payers while the others finish.
+      await Promise.all(services.gateway.map((r) => r.stop()));
+      await balancer?.close();
+      await Promise.all(all().map((r) => r.stop()));
       await sandbox.stop();
     },
   };

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prepares a machine to run and test dzpay: Node 24 LTS, pnpm, the local Postgres,
-# Redis and NATS (started when they are installed but stopped), and the dependencies.
+# Redis and NATS (installed from Debian when missing, started when stopped), and the
+# dependencies.
 # Safe to run again: each step does nothing when its work is already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +35,31 @@ wait_port() {
   return 1
 }
 
+# On a Debian machine without them, PostgreSQL, Redis and NATS come from Debian.
+apt_updated=false
+apt_install() {
+  if [ "$apt_updated" = false ]; then apt-get update -qq; apt_updated=true; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+if ! command -v pg_ctlcluster >/dev/null 2>&1; then
+  say "installing PostgreSQL from Debian"
+  apt_install postgresql
+  # Tests and 'pnpm start' connect as postgres over loopback without a password, as on
+  # a developer's machine; the cluster listens on loopback only.
+  for hba in /etc/postgresql/*/main/pg_hba.conf; do
+    sed -i -E 's/^(host\s+all\s+all\s+(127\.0\.0\.1\/32|::1\/128)\s+)\S+/\1trust/' "$hba"
+  done
+fi
+if ! command -v redis-server >/dev/null 2>&1; then
+  say "installing Redis from Debian"
+  apt_install redis-server
+fi
+if [ ! -x /usr/sbin/nats-server ] && ! command -v nats-server >/dev/null 2>&1; then
+  say "installing NATS from Debian"
+  apt_install nats-server
+fi
+mkdir -p /var/lib/redis /var/log/redis /var/lib/nats-server
+
 if ! port_open 5432; then
   say "starting PostgreSQL"
   pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start
@@ -47,7 +73,7 @@ if ! port_open 6379; then
 fi
 if ! port_open 4222; then
   say "starting NATS with JetStream"
-  start-stop-daemon --start --oknodo --background --exec /usr/sbin/nats-server -- \
+  start-stop-daemon --start --oknodo --background --exec "$(command -v nats-server || echo /usr/sbin/nats-server)" -- \
     -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log
   wait_port 4222 NATS
 fi
@@ -56,8 +82,7 @@ say "PostgreSQL, Redis and NATS are up"
 if ! command -v chromium >/dev/null 2>&1; then
   # The browser tests drive Debian's Chromium (never a downloaded browser build).
   say "installing Chromium for the browser tests"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  apt_install chromium
 fi
 say "$(chromium --version 2>/dev/null)"
 

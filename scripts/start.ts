@@ -15,29 +15,37 @@ import { promisify } from 'node:util';
 import { BaseEnv, connectPostgres, loadConfig } from '@dzpay/platform';
 import { startMailCatcher } from '@dzpay/testkit';
 import { ensureDatabase } from './database.ts';
-import { migrateAll } from '../services/gateway/src/cli/service-migrations.ts';
+import {
+  DEFAULT_OPS_PORTS,
+  entryOf,
+  linkEnv,
+  migrateAll,
+  SANDBOX,
+  SERVICES as DZPAY_SERVICES,
+  type ServiceName,
+} from '@dzpay/stack';
 
 const root = new URL('../', import.meta.url);
 const path = (relative: string) => fileURLToPath(new URL(relative, root));
-const DEMO_FILE = path('.dzpay-demo.json');
+// The demo's key is shown once at seeding; this file shows it again (a test points it elsewhere).
+const DEMO_FILE = process.env.DEMO_FILE ?? path('.dzpay-demo.json');
 const HTTP_PORT = process.env.HTTP_PORT ?? '8080';
 const SANDBOX_PORT = process.env.SANDBOX_PORT ?? '8600';
 const SMTP_PORT = process.env.SMTP_PORT ?? '1025';
 const MAIL_DIR = path('.dzpay-mail/');
+/** The ops port of a service: <NAME>_OPS_PORT (e.g. GATEWAY_OPS_PORT), else its default. */
+const opsPortOf = (name: ServiceName) =>
+  process.env[`${name.toUpperCase().replace(/-/g, '_')}_OPS_PORT`] ??
+  String(DEFAULT_OPS_PORTS[name]);
 /** In start order; each is ready (its URL answers 200) before the next starts. */
-const SERVICES = [
-  {
-    name: 'cardnet-sandbox',
-    port: SANDBOX_PORT,
-    readyUrl: `http://127.0.0.1:${SANDBOX_PORT}/healthz`,
-  },
-  { name: 'qr-config', port: process.env.QR_CONFIG_OPS_PORT ?? '9102' },
-  { name: 'payments', port: process.env.PAYMENTS_OPS_PORT ?? '9103' },
-  { name: 'status', port: process.env.STATUS_OPS_PORT ?? '9104' },
-  { name: 'webhook-dispatcher', port: process.env.WEBHOOK_DISPATCHER_OPS_PORT ?? '9105' },
-  { name: 'receipts', port: process.env.RECEIPTS_OPS_PORT ?? '9106' },
-  { name: 'gateway', port: process.env.GATEWAY_OPS_PORT ?? '9101' },
-].map((service) => ({ readyUrl: `http://127.0.0.1:${service.port}/readyz`, ...service }));
+const SERVICES: { name: ServiceName | typeof SANDBOX; port: string; readyUrl: string }[] = [
+  { name: SANDBOX, port: SANDBOX_PORT, readyUrl: `http://127.0.0.1:${SANDBOX_PORT}/healthz` },
+  ...DZPAY_SERVICES.map((name) => ({
+    name,
+    port: opsPortOf(name),
+    readyUrl: `http://127.0.0.1:${opsPortOf(name)}/readyz`,
+  })),
+];
 
 interface Demo {
   merchantId: string;
@@ -45,17 +53,20 @@ interface Demo {
   qrToken: string;
 }
 
+const links = {
+  gatewayUrl: process.env.PUBLIC_BASE_URL ?? `http://localhost:${HTTP_PORT}`,
+  sandboxUrl: process.env.CARDNET_TEST_URL ?? `http://127.0.0.1:${SANDBOX_PORT}`,
+  // Seals partner secrets at rest; a fresh key each run unless one is given (the demo
+  // seeds no partner endpoint, so nothing sealed under an old key is lost).
+  secretsKey: process.env.SECRETS_KEY ?? randomBytes(32).toString('base64'),
+  smtp: { host: process.env.SMTP_HOST ?? '127.0.0.1', port: Number(SMTP_PORT) },
+};
+/** What every process gets: this shell's environment and the ports chosen above. */
 const serviceEnv = {
   ...process.env,
   HTTP_PORT,
   SANDBOX_PORT,
-  PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${HTTP_PORT}`,
-  CARDNET_TEST_URL: process.env.CARDNET_TEST_URL ?? `http://127.0.0.1:${SANDBOX_PORT}`,
   SANDBOX_PUBLIC_URL: process.env.SANDBOX_PUBLIC_URL ?? `http://localhost:${SANDBOX_PORT}`,
-  // Seals partner secrets at rest; a fresh key each run unless one is given (the demo
-  // seeds no partner endpoint, so nothing sealed under an old key is lost).
-  SECRETS_KEY: process.env.SECRETS_KEY ?? randomBytes(32).toString('base64'),
-  SMTP_PORT,
 };
 
 const mail = process.env.SMTP_HOST ? process.env.SMTP_HOST : await localMailCatcher();
@@ -65,6 +76,7 @@ await ensureDatabase(DATABASE_URL);
 await migrateAll(DATABASE_URL);
 
 const children: ChildProcess[] = [];
+const exits: Promise<void>[] = [];
 let stopping = false;
 for (const service of SERVICES) {
   children.push(start(service.name, service.port));
@@ -125,10 +137,15 @@ async function localMailCatcher(): Promise<string> {
   return `saved under ${MAIL_DIR} (built-in catcher on 127.0.0.1:${SMTP_PORT})`;
 }
 
-/** Stops the gateway first (its in-flight requests still need the others), then the rest. */
+/**
+ * Stops the gateway first (its in-flight requests still need the others), then the rest,
+ * and exits once every service has: the mail catcher and timers must not keep the
+ * command alive until a second Ctrl-C.
+ */
 function stop(): void {
   if (stopping) return;
   stopping = true;
+  void Promise.all(exits).then(() => process.exit());
   const gateway = children.at(-1);
   const others = children.slice(0, -1);
   const stopOthers = () => others.forEach((child) => child.kill('SIGTERM'));
@@ -137,16 +154,24 @@ function stop(): void {
   gateway.kill('SIGTERM');
 }
 
-function start(name: string, port: string): ChildProcess {
-  const child = spawn(process.execPath, [path(`services/${name}/src/main.ts`)], {
-    env: { ...serviceEnv, DATABASE_URL, OPS_PORT: port },
+function start(name: ServiceName | typeof SANDBOX, port: string): ChildProcess {
+  const linked = name === SANDBOX ? {} : linkEnv(name, links);
+  const child = spawn(process.execPath, [entryOf(name)], {
+    env: { ...serviceEnv, ...linked, DATABASE_URL, OPS_PORT: port },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  child.once('exit', (code, signal) => {
-    console.log(`${name} exited (${signal ?? code})`);
-    stop();
-    process.exitCode = code ?? 0;
-  });
+  exits.push(
+    new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        console.log(`${name} exited (${signal ?? code})`);
+        // A service that ends on its own stops the rest and makes the command fail.
+        if (!stopping) process.exitCode = code || 1;
+        else if (code) process.exitCode = code;
+        stop();
+        resolve();
+      }),
+    ),
+  );
   return child;
 }
 

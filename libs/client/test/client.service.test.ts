@@ -5,7 +5,7 @@ import { DzpayError, dzpayClient } from '../src/client.ts';
 
 // A real HTTP server answering as the gateway would, to check how the client reads
 // successes and each error shape; the gateway itself is exercised through this client
-// in services/gateway/test.
+// in system/.
 let server: Server;
 let baseUrl: string;
 const answers = new Map<

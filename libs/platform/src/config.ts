@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+const DAY_MS = 24 * 3600 * 1000;
+
 /**
  * Variables every service reads. Defaults point at the services of a developer's
  * machine so `pnpm start` works without an .env file; production sets them all.
@@ -25,6 +27,11 @@ export const BaseEnv = z.object({
    * survives losing a server). Every service reads it, so none sets the streams back.
    */
   STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /**
+   * A durable consumer that has not moved for this long while messages wait for it is
+   * stalled: its reader re-attaches, and /readyz says degraded until it moves.
+   */
+  CONSUMER_STALL_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** Prefix of every Redis key this deployment writes. */
   REDIS_PREFIX: z.string().default('dzpay:'),
   /** Port of /healthz, /readyz and /metrics; 0 picks a free port. */
@@ -35,6 +42,33 @@ export const BaseEnv = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   /** How long a graceful shutdown may take before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /**
+   * Age after which JetStream drops a stream's messages (PAYMENTS, WEBHOOKS). Replays
+   * (a new consumer, a status rebuild) reach back this far; Postgres keeps the truth.
+   */
+  STREAM_MAX_AGE_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(30 * DAY_MS),
+  /** Published outbox rows are kept this long (for looking into a publish), then pruned. */
+  OUTBOX_RETENTION_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(7 * DAY_MS),
+  /**
+   * Records that make a redelivered event change nothing (processed event ids, webhook
+   * deliveries) are kept this long; it must exceed STREAM_MAX_AGE_MS, or a replay of
+   * the stream would meet events whose record is gone and act on them again.
+   */
+  DEDUP_RETENTION_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(45 * DAY_MS),
+  /** How often aged-out rows are pruned (in small batches). */
+  PRUNE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(60_000),
 });
 export type BaseEnv = z.infer<typeof BaseEnv>;
 
@@ -54,8 +88,21 @@ export function loadConfig<S extends z.ZodType>(
   env: Record<string, string | undefined> = process.env,
 ): z.infer<S> {
   const parsed = schema.safeParse(env);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const problems = crossChecks(parsed.data);
+    if (problems.length > 0) throw new ConfigError(problems);
+    return parsed.data;
+  }
   throw new ConfigError(
     parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
   );
+}
+
+/** Rules between variables, which a per-variable schema cannot state. */
+function crossChecks(config: unknown): string[] {
+  const { STREAM_MAX_AGE_MS: streamAge, DEDUP_RETENTION_MS: dedup } = config as Partial<BaseEnv>;
+  if (streamAge !== undefined && dedup !== undefined && dedup <= streamAge) {
+    return ['DEDUP_RETENTION_MS: must exceed STREAM_MAX_AGE_MS (a replay would repeat events)'];
+  }
+  return [];
 }

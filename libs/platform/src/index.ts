@@ -16,3 +16,4 @@ export * from './runtime.ts';
 export * from './telemetry.ts';
 export * from './tracing.ts';
 export * from './stream-consumer.ts';
+export * from './pruner.ts';

@@ -1,6 +1,8 @@
 import type { Consumer } from '@nats-io/jetstream';
 import { Gauge, Histogram, type Registry } from 'prom-client';
+import { bindProgress, consumerProgressWatch, type ConsumerProgress } from './consumer-progress.ts';
 import type { Sql } from './db.ts';
+import type { Logger } from './logger.ts';
 import type { NatsConnection } from './nats.ts';
 
 /**
@@ -8,9 +10,18 @@ import type { NatsConnection } from './nats.ts';
  * one process in tests). Values that live elsewhere (consumer lag, outbox backlog) are
  * read when Prometheus scrapes, not kept up to date in between.
  */
-export function platformMetrics(registry: Registry) {
+export function platformMetrics(
+  registry: Registry,
+  options: { consumerStallMs?: number; logger?: Logger } = {},
+) {
   const consumers = new Map<string, { stream: string; consumer: Consumer }>();
   const outboxes = new Set<Sql>();
+  const stallAfterMs = options.consumerStallMs ?? 30_000;
+  const progress = consumerProgressWatch({
+    stallAfterMs,
+    checkEveryMs: Math.max(250, Math.min(5_000, stallAfterMs / 4)),
+    logger: options.logger,
+  });
 
   const natsRequestSeconds = new Histogram({
     name: 'dzpay_nats_request_duration_seconds',
@@ -49,11 +60,32 @@ export function platformMetrics(registry: Registry) {
     },
   });
 
+  new Gauge({
+    name: 'dzpay_stream_consumer_stalled',
+    help: 'Whether a durable consumer has made no progress while messages wait for it (1), see docs/runbook.md',
+    labelNames: ['stream', 'consumer'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const state of progress.states()) {
+        this.set({ stream: state.stream, consumer: state.consumer }, state.stalledSince ? 1 : 0);
+      }
+    },
+  });
+
   return {
     natsRequestSeconds,
-    /** Reports this durable consumer's lag from now on. */
-    watchConsumer(stream: string, durable: string, consumer: Consumer): void {
+    /** Durable consumers that stopped moving while messages wait (the /readyz check). */
+    consumerProgress: progress,
+    /**
+     * Reports this durable consumer's lag from now on, and watches that it moves; its
+     * reader finds the answer with progressOf(consumer).
+     */
+    watchConsumer(stream: string, durable: string, consumer: Consumer): ConsumerProgress {
       consumers.set(`${stream}/${durable}`, { stream, consumer });
+      const watched = progress.watch(stream, durable, consumer);
+      bindProgress(consumer, watched);
+      return watched;
     },
     /** Reports this schema's outbox backlog from now on. */
     watchOutbox(sql: Sql): void {

@@ -38,6 +38,16 @@ export interface StreamSpec {
   /** Window in which a repeated Nats-Msg-Id is dropped. */
   duplicateWindowMs?: number;
   replicas?: number;
+  /** Messages older than this are dropped; unset keeps them for ever. */
+  maxAgeMs?: number;
+}
+
+/** The stream as this deployment runs it: STREAM_REPLICAS copies, STREAM_MAX_AGE_MS of history. */
+export function deployedStream(
+  spec: Pick<StreamSpec, 'name' | 'subjects'>,
+  config: { STREAM_REPLICAS: number; STREAM_MAX_AGE_MS: number },
+): StreamSpec {
+  return { ...spec, replicas: config.STREAM_REPLICAS, maxAgeMs: config.STREAM_MAX_AGE_MS };
 }
 
 /**
@@ -57,7 +67,10 @@ export async function ensureStream(
     subjects: spec.subjects.map((subject) => prefixed(prefix, subject)),
     retention: RetentionPolicy.Limits,
     num_replicas: spec.replicas ?? 1,
-    duplicate_window: (spec.duplicateWindowMs ?? 120_000) * 1_000_000,
+    // JetStream refuses a window longer than the stream keeps its messages.
+    duplicate_window:
+      Math.min(spec.duplicateWindowMs ?? 120_000, spec.maxAgeMs ?? Infinity) * 1_000_000,
+    max_age: (spec.maxAgeMs ?? 0) * 1_000_000,
   };
   try {
     const info = await jsm.streams.info(name);
@@ -68,6 +81,18 @@ export async function ensureStream(
     const created = await jsm.streams.add({ name, storage: StorageType.File, ...changeable });
     return created.config;
   }
+}
+
+/** Scales an existing stream (a KV bucket's too) to `replicas` copies when it has another count. */
+export async function keepReplicas(
+  nc: NatsConnection,
+  stream: string,
+  replicas: number,
+): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const info = await jsm.streams.info(stream);
+  if (info.config.num_replicas === replicas) return;
+  await jsm.streams.update(stream, { ...info.config, num_replicas: replicas });
 }
 
 function isStreamNotFound(error: unknown): boolean {

@@ -59,7 +59,8 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
   const redis = options.redis ? connectRedis(config.REDIS_URL, config.REDIS_PREFIX) : undefined;
 
   const registry = createMetricsRegistry(options.service);
-  bindMetrics(nats, platformMetrics(registry));
+  const metrics = platformMetrics(registry, { consumerStallMs: config.CONSUMER_STALL_MS, logger });
+  bindMetrics(nats, metrics);
   const ops = await startOpsServer({
     host: config.OPS_HOST,
     port: config.OPS_PORT,
@@ -68,8 +69,10 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
       postgres: () => sql`select 1`,
       nats: () => nats.flush(),
       ...(redis ? { redis: () => redis.ping() } : {}),
+      // A stalled consumer re-attaches by itself: degraded, not out of rotation.
+      consumers: () => metrics.consumerProgress.assertMoving(),
     },
-    degradable: options.redis === 'degradable' ? ['redis'] : [],
+    degradable: ['consumers', ...(options.redis === 'degradable' ? ['redis'] : [])],
   });
 
   const intake: (() => Promise<void>)[] = [];
@@ -82,6 +85,7 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
     for (const step of intake) {
       await step().catch((err: unknown) => logger.error({ err }, 'stopping intake failed'));
     }
+    metrics.consumerProgress.stop();
     await nats.drain().catch((err: unknown) => logger.error({ err }, 'nats drain failed'));
     await redis?.quit().catch((err: unknown) => logger.error({ err }, 'redis quit failed'));
     await sql.end({ timeout: 5 });

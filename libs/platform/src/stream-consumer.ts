@@ -1,6 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import { progressOf } from './consumer-progress.ts';
 import type { Logger } from './logger.ts';
+
+/**
+ * How long one pull request waits at the consumer's leader. When that leader's node
+ * dies, the request is lost without an error; a short expiry sends a new one, to the new
+ * leader, within seconds (the default of 30 s, with its heartbeats, was seen never to
+ * recover).
+ */
+const PULL_EXPIRES_MS = 5_000;
 
 export interface StreamConsumer {
   /** Stops pulling, finishes the messages in hand, hands buffered ones back to the stream. */
@@ -29,11 +38,14 @@ export function consumeStream(deps: {
   // Cuts the pause before a restart short when stop() comes.
   const pause = new AbortController();
   const inFlight = new Set<Promise<void>>();
+  const progress = progressOf(deps.consumer);
+  // The watch found it stalled: end this pull loop, the loop below attaches anew.
+  progress?.onStall(() => void messages?.close());
 
   async function run(): Promise<void> {
     while (!stopping) {
       try {
-        messages = await consumer.consume({ max_messages: 64 });
+        messages = await consumer.consume({ max_messages: 64, expires: PULL_EXPIRES_MS });
         if (stopping) await messages.close();
         for await (const msg of messages) {
           // Messages already buffered when stop() began go straight back to the stream,
@@ -42,6 +54,7 @@ export function consumeStream(deps: {
             msg.nak();
             continue;
           }
+          progress?.delivered();
           const work: Promise<void> = deps.handle(msg).finally(() => inFlight.delete(work));
           inFlight.add(work);
           if (inFlight.size >= concurrency) await Promise.race(inFlight);

@@ -42,6 +42,17 @@ describe('loadConfig', () => {
     expect(message).toContain('NATS_PREFIX');
     expect(message).not.toContain('s3cr3t');
   });
+
+  it('refuses processed-event records kept no longer than the streams keep events', () => {
+    const env = { OPS_PORT: '0', STREAM_MAX_AGE_MS: '86400000' };
+    expect(() => loadConfig(BaseEnv, { ...env, DEDUP_RETENTION_MS: '86400000' })).toThrow(
+      /DEDUP_RETENTION_MS: must exceed STREAM_MAX_AGE_MS/,
+    );
+    expect(loadConfig(BaseEnv, { ...env, DEDUP_RETENTION_MS: '90000000' })).toMatchObject({
+      STREAM_MAX_AGE_MS: 86_400_000,
+      DEDUP_RETENTION_MS: 90_000_000,
+    });
+  });
 });
 
 describe('createLogger', () => {

@@ -1,6 +1,8 @@
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Consumer, ConsumerInfo } from '@nats-io/jetstream';
 import { BaseEnv } from '../src/config.ts';
+import { metricsOf } from '../src/metrics.ts';
 import { startRuntime, type Runtime } from '../src/runtime.ts';
 
 let infra: IsolatedInfra;
@@ -18,7 +20,7 @@ beforeAll(async () => {
       redis: true,
       handleSignals: false,
     },
-    infra.env,
+    { ...infra.env, CONSUMER_STALL_MS: '1000' },
   );
 });
 afterAll(async () => {
@@ -46,8 +48,35 @@ describe('service runtime', () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({
       status: 'ready',
-      checks: { postgres: 'ok', nats: 'ok', redis: 'ok' },
+      checks: { postgres: 'ok', nats: 'ok', redis: 'ok', consumers: 'ok' },
     });
+  });
+
+  it('stays in rotation but says degraded while a stream consumer does not move', async () => {
+    // A consumer with messages waiting whose ack floor never moves (its reader is stuck).
+    const stuck = {
+      info: () =>
+        Promise.resolve({
+          num_pending: 5,
+          num_ack_pending: 0,
+          ack_floor: { stream_seq: 7, consumer_seq: 7 },
+        } as ConsumerInfo),
+    } as unknown as Consumer;
+    let reattached = 0;
+    metricsOf(runtime.nats)!
+      .watchConsumer('S', 'stuck', stuck)
+      .onStall(() => reattached++);
+    await expect
+      .poll(async () => (await ops('/readyz')).json(), { timeout: 10_000, interval: 250 })
+      .toMatchObject({
+        status: 'degraded',
+        checks: { consumers: expect.stringMatching(/^S\/stuck stalled for \d+ s with 5 waiting$/) },
+      });
+    expect((await ops('/readyz')).status).toBe(200);
+    expect(reattached).toBeGreaterThanOrEqual(1);
+    expect(await (await ops('/metrics')).text()).toMatch(
+      /dzpay_stream_consumer_stalled\{stream="S",consumer="stuck",service="sample"\} 1/,
+    );
   });
 
   it('serves Prometheus metrics with the service label', async () => {

@@ -4,3 +4,4 @@ export * from './isolation.ts';
 export * from './processes.ts';
 export * from './servers.ts';
 export * from './smtp.ts';
+export * from './nats-cluster.ts';

@@ -6,6 +6,7 @@ import { partnerDirectory } from './adapters/partner-directory.ts';
 import { buildGatewayApp } from './app.ts';
 import { secretsKey } from '@dzpay/platform';
 import { GatewayEnv } from './config.ts';
+import { migrations } from './migrations.ts';
 
 export interface Gateway {
   runtime: Runtime<GatewayEnv>;
@@ -22,8 +23,8 @@ export async function startGateway(
   const runtime = await startRuntime(
     {
       service: 'gateway',
-      schema: 'accounts',
-      migrations: new URL('../migrations/', import.meta.url),
+      schema: migrations.schema,
+      migrations: migrations.folder,
       env: GatewayEnv,
       // Rate limits fail open and reference locks fall back to Postgres without Redis.
       redis: 'degradable',
@@ -43,6 +44,7 @@ export async function startGateway(
   const directory = await partnerDirectory({
     nats: runtime.nats,
     prefix: config.NATS_PREFIX,
+    replicas: config.STREAM_REPLICAS,
     accounts,
     logger: runtime.logger,
   });
@@ -70,7 +72,10 @@ export async function startGateway(
     trustProxyHops: config.TRUST_PROXY_HOPS,
   });
   const address = await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
-  runtime.onStop(() => app.close());
+  runtime.onStop(async () => {
+    directory.stop();
+    await app.close();
+  });
   runtime.logger.info({ address }, 'gateway listening');
   runtime.ops.markReady();
   return { runtime, app, url: address.replace('0.0.0.0', '127.0.0.1') };

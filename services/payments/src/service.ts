@@ -1,5 +1,13 @@
 import { Streams } from '@dzpay/contracts';
-import { ensureStream, startOutboxRelay, startRuntime, type Runtime } from '@dzpay/platform';
+import {
+  deployedStream,
+  ensureStream,
+  outboxPruneTask,
+  startPruner,
+  startOutboxRelay,
+  startRuntime,
+  type Runtime,
+} from '@dzpay/platform';
 import { referenceLockMetrics } from './adapters/lock-metrics.ts';
 import { measuredCardNetworks } from './adapters/cardnet/measured-card-network.ts';
 import { satimCardNetwork } from './adapters/cardnet/satim-client.ts';
@@ -11,12 +19,16 @@ import { serveAttemptHandlers } from './handlers/attempt-handlers.ts';
 import { serveCheckoutHandlers } from './handlers/checkout-handlers.ts';
 import { servePaymentsHandlers } from './handlers/payments-handlers.ts';
 import { startSweeper } from './jobs/sweeper.ts';
+import { migrations } from './migrations.ts';
 
 /**
  * Wires payments: runtime, the PAYMENTS stream, card networks per mode, NATS handlers,
  * the sweeper and the outbox relay. Shutdown stops the handlers and the sweeper first,
  * then lets the relay publish what was committed.
  */
+/** An Idempotency-Key is replayed for 24 hours (ARCHITECTURE.md §6), then forgotten. */
+const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600 * 1000;
+
 export async function startPayments(
   env: Record<string, string | undefined>,
   options: { handleSignals?: boolean } = {},
@@ -24,8 +36,8 @@ export async function startPayments(
   const runtime = await startRuntime(
     {
       service: 'payments',
-      schema: 'payments',
-      migrations: new URL('../migrations/', import.meta.url),
+      schema: migrations.schema,
+      migrations: migrations.folder,
       env: PaymentsEnv,
       // Reference locks fall back to Postgres' unique index without Redis.
       redis: 'degradable',
@@ -34,10 +46,7 @@ export async function startPayments(
     env,
   );
   const { config, logger, nats, sql } = runtime;
-  await ensureStream(nats, config.NATS_PREFIX, {
-    ...Streams.payments,
-    replicas: config.STREAM_REPLICAS,
-  });
+  await ensureStream(nats, config.NATS_PREFIX, deployedStream(Streams.payments, config));
 
   const cardNetworks = measuredCardNetworks(
     {
@@ -97,7 +106,6 @@ export async function startPayments(
   const sweeper = startSweeper({
     repository,
     refunds,
-    keys,
     settle,
     logger,
     intervalMs: config.SWEEP_INTERVAL_MS,
@@ -112,8 +120,21 @@ export async function startPayments(
     intervalMs: config.RELAY_INTERVAL_MS,
   });
 
+  const pruner = startPruner({
+    tasks: [
+      outboxPruneTask(sql, config.OUTBOX_RETENTION_MS),
+      {
+        name: 'idempotency keys',
+        prune: (limit) => keys.forget(new Date(clock().getTime() - IDEMPOTENCY_KEY_TTL_MS), limit),
+      },
+    ],
+    logger,
+    intervalMs: config.PRUNE_INTERVAL_MS,
+  });
+
   runtime.onStop(async () => {
     await Promise.all(servers.map((server) => server.stop()));
+    await pruner.stop();
     await sweeper.stop();
     await relay.flush();
     await relay.stop();

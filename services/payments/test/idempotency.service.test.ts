@@ -84,4 +84,25 @@ describe('an Idempotency-Key', () => {
     const refunded = await h.refund(payment.paymentId, { key: 'refund-later' });
     expect(refunded.status).toBe('refunded');
   });
+
+  it('is forgotten after 24 hours in small batches, unless its request still runs', async () => {
+    const [first, second, third] = [
+      await h.register('ORDER-OLD-1', 150_000, 'key-old-1'),
+      await h.register('ORDER-OLD-2', 150_000, 'key-old-2'),
+      await h.register('ORDER-NEW', 150_000, 'key-new'),
+    ];
+    expect([first, second, third].every(Boolean)).toBe(true);
+    await h.db`update idempotency_keys set created_at = now() - interval '25 hours'
+      where key in ('key-old-1', 'key-old-2')`;
+    // One of the old ones is still held by a running request.
+    await h.db`update idempotency_keys set lease_until = now() + interval '1 minute'
+      where key = 'key-old-2'`;
+    const { keys } = h.core();
+    const dayAgo = new Date(Date.now() - 24 * 3600 * 1000);
+    expect(await keys.forget(dayAgo, 10)).toBe(1);
+    const left = await h.db<{ key: string }[]>`
+      select key from idempotency_keys where key in ('key-old-1', 'key-old-2', 'key-new')
+      order by key`;
+    expect(left.map((row) => row.key)).toEqual(['key-new', 'key-old-2']);
+  });
 });

@@ -1,8 +1,16 @@
-import { startRuntime, type Runtime } from '@dzpay/platform';
+import { Streams } from '@dzpay/contracts';
+import {
+  deployedStream,
+  processedEventsPruneTask,
+  startPruner,
+  startRuntime,
+  type Runtime,
+} from '@dzpay/platform';
 import { qrRepository } from './adapters/qr-repository.ts';
 import { QrConfigEnv } from './config.ts';
 import { consumePaymentEvents } from './handlers/payment-events.ts';
 import { serveQrHandlers } from './handlers/qr-handlers.ts';
+import { migrations } from './migrations.ts';
 
 /**
  * Wires qr-config: runtime, repository, NATS handlers and the payment-event consumer;
@@ -15,8 +23,8 @@ export async function startQrConfig(
   const runtime = await startRuntime(
     {
       service: 'qr-config',
-      schema: 'qr',
-      migrations: new URL('../migrations/', import.meta.url),
+      schema: migrations.schema,
+      migrations: migrations.folder,
       env: QrConfigEnv,
       handleSignals: options.handleSignals ?? true,
     },
@@ -34,9 +42,15 @@ export async function startQrConfig(
   });
   const paymentEvents = await consumePaymentEvents({
     ...deps,
-    streamReplicas: runtime.config.STREAM_REPLICAS,
+    stream: deployedStream(Streams.payments, runtime.config),
   });
   runtime.onStop(() => paymentEvents.stop());
+  const pruner = startPruner({
+    tasks: [processedEventsPruneTask(runtime.sql, runtime.config.DEDUP_RETENTION_MS)],
+    logger: runtime.logger,
+    intervalMs: runtime.config.PRUNE_INTERVAL_MS,
+  });
+  runtime.onStop(() => pruner.stop());
   runtime.ops.markReady();
   return runtime;
 }

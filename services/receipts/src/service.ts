@@ -4,6 +4,7 @@ import { receiptSendLimit } from './adapters/send-limit.ts';
 import { sendsRepository } from './adapters/sends-repository.ts';
 import { ReceiptsEnv } from './config.ts';
 import { serveReceiptEmail } from './handlers/receipt-email.ts';
+import { migrations } from './migrations.ts';
 
 /**
  * Wires receipts: runtime (with Redis for the hourly counts), the SMTP transport, the
@@ -17,8 +18,8 @@ export async function startReceipts(
   const runtime = await startRuntime(
     {
       service: 'receipts',
-      schema: 'receipts',
-      migrations: new URL('../migrations/', import.meta.url),
+      schema: migrations.schema,
+      migrations: migrations.folder,
       env: ReceiptsEnv,
       redis: true,
       handleSignals: options.handleSignals ?? true,

@@ -1,5 +1,12 @@
 import { Streams } from '@dzpay/contracts';
-import { startRuntime, type Runtime, type StreamSpec } from '@dzpay/platform';
+import {
+  deployedStream,
+  processedEventsPruneTask,
+  startPruner,
+  startRuntime,
+  type Runtime,
+  type StreamSpec,
+} from '@dzpay/platform';
 import { statusRepository } from './adapters/status-repository.ts';
 import { streamConsumer } from './adapters/stream-consumer.ts';
 import { StatusEnv } from './config.ts';
@@ -7,6 +14,7 @@ import { paymentsHandler } from './handlers/payments-projection.ts';
 import { startProjection, type MessageHandler } from './handlers/projection.ts';
 import { serveStatusHandlers } from './handlers/status-handlers.ts';
 import { webhooksHandler } from './handlers/webhooks-projection.ts';
+import { migrations } from './migrations.ts';
 
 /**
  * Wires status: runtime, the PAYMENTS and WEBHOOKS projections (each its own durable
@@ -20,8 +28,8 @@ export async function startStatus(
   const runtime = await startRuntime(
     {
       service: 'status',
-      schema: 'status',
-      migrations: new URL('../migrations/', import.meta.url),
+      schema: migrations.schema,
+      migrations: migrations.folder,
       env: StatusEnv,
       handleSignals: options.handleSignals ?? true,
     },
@@ -29,7 +37,7 @@ export async function startStatus(
   );
   const { config, logger, nats, sql } = runtime;
   const repository = statusRepository(sql);
-  const withReplicas = (stream: StreamSpec) => ({ ...stream, replicas: config.STREAM_REPLICAS });
+  const deployed = (stream: StreamSpec) => deployedStream(stream, config);
 
   async function project(
     name: string,
@@ -55,15 +63,10 @@ export async function startStatus(
     });
   }
   const projections = [
-    await project(
-      'payment',
-      withReplicas(Streams.payments),
-      config.STATUS_CONSUMER,
-      paymentsHandler,
-    ),
+    await project('payment', deployed(Streams.payments), config.STATUS_CONSUMER, paymentsHandler),
     await project(
       'webhook delivery',
-      withReplicas(Streams.webhooks),
+      deployed(Streams.webhooks),
       `${config.STATUS_CONSUMER}-webhooks`,
       webhooksHandler,
     ),
@@ -75,7 +78,14 @@ export async function startStatus(
     logger,
   });
 
+  const pruner = startPruner({
+    tasks: [processedEventsPruneTask(sql, config.DEDUP_RETENTION_MS)],
+    logger,
+    intervalMs: config.PRUNE_INTERVAL_MS,
+  });
+
   runtime.onStop(async () => {
+    await pruner.stop();
     await Promise.all([server.stop(), ...projections.map((p) => p.stop())]);
   });
   runtime.ops.markReady();

@@ -1,6 +1,9 @@
 import { Streams } from '@dzpay/contracts';
 import {
+  deployedStream,
   ensureStream,
+  outboxPruneTask,
+  startPruner,
   secretsKey,
   startOutboxRelay,
   startRuntime,
@@ -16,6 +19,7 @@ import { attemptDelivery } from './handlers/attempt.ts';
 import { serveDeliveriesHandlers } from './handlers/deliveries-handlers.ts';
 import { startPaymentIntake } from './handlers/payment-intake.ts';
 import { startScheduler } from './handlers/scheduler.ts';
+import { migrations } from './migrations.ts';
 
 /** What a claim adds to the attempt's timeout: time to record the outcome. */
 const LEASE_MARGIN_MS = 5_000;
@@ -33,8 +37,8 @@ export async function startWebhookDispatcher(
   const runtime = await startRuntime(
     {
       service: 'webhook-dispatcher',
-      schema: 'webhooks',
-      migrations: new URL('../migrations/', import.meta.url),
+      schema: migrations.schema,
+      migrations: migrations.folder,
       env: DispatcherEnv,
       handleSignals: options.handleSignals ?? true,
     },
@@ -42,8 +46,7 @@ export async function startWebhookDispatcher(
   );
   const { config, logger, nats, sql } = runtime;
   const prefix = config.NATS_PREFIX;
-  const replicas = config.STREAM_REPLICAS;
-  await ensureStream(nats, prefix, { ...Streams.webhooks, replicas });
+  await ensureStream(nats, prefix, deployedStream(Streams.webhooks, config));
 
   const repository = deliveriesRepository(sql, {
     firstAttemptDelayMs: config.WEBHOOK_RETRY_SCHEDULE_MS[0] ?? 0,
@@ -53,6 +56,11 @@ export async function startWebhookDispatcher(
     nats,
     prefix,
     secretsKey: secretsKey(config.SECRETS_KEY),
+    onStale: (err, ageMs) =>
+      logger.warn(
+        { err, ageMs },
+        'partner directory unreadable; delivering with its last good entry',
+      ),
   });
   const clock = () => new Date();
   const scheduler = startScheduler({
@@ -75,7 +83,7 @@ export async function startWebhookDispatcher(
     nats,
     prefix,
     durable: config.WEBHOOK_CONSUMER,
-    streamReplicas: replicas,
+    stream: deployedStream(Streams.payments, config),
     ackWaitMs: config.INTAKE_ACK_WAIT_MS,
   });
   const intake = startPaymentIntake({
@@ -100,7 +108,20 @@ export async function startWebhookDispatcher(
     intervalMs: config.RELAY_INTERVAL_MS,
   });
 
+  const pruner = startPruner({
+    tasks: [
+      outboxPruneTask(sql, config.OUTBOX_RETENTION_MS),
+      {
+        name: 'finished deliveries',
+        prune: (limit) => repository.pruneFinished(config.DEDUP_RETENTION_MS, limit),
+      },
+    ],
+    logger,
+    intervalMs: config.PRUNE_INTERVAL_MS,
+  });
+
   runtime.onStop(async () => {
+    await pruner.stop();
     // No more merchant API requests (those taken are answered first).
     await Promise.all(rpcServers.map((server) => server.stop()));
     // No new deliveries, no new attempts; attempts in flight are handed back.

@@ -120,3 +120,34 @@ describe('deliveries repository, written in batches', () => {
     expect(row).toBeUndefined();
   });
 });
+
+describe('deliveries repository, retention', () => {
+  it('prunes finished deliveries with their attempts once aged out; pending and recent ones stay', async () => {
+    const outcomes = Array.from({ length: 6 }, () => paymentOutcome(scope, 'payment.succeeded'));
+    await Promise.all(outcomes.map((event) => repository.enqueue(event, webhookOf(event)!)));
+    const claimed = (
+      await repository.claimDue({ limit: 1_000, perEndpoint: 1_000, busy: {}, leaseMs: 60_000 })
+    ).filter((delivery) => outcomes.some((event) => event.id === delivery.eventId));
+    // Four finished (two of them long ago), two still pending.
+    const [oldA, oldB, recentA, recentB, pendingA, pendingB] = claimed;
+    for (const delivery of [oldA, oldB, recentA, recentB])
+      await repository.record(delivery!, delivered(), { state: 'success' });
+    await sql`update deliveries set updated_at = now() - interval '50 days'
+      where id in ${sql([oldA!.id, oldB!.id, pendingA!.id])}`;
+
+    const keepMs = 45 * 24 * 3600 * 1000;
+    expect(await repository.pruneFinished(keepMs, 1)).toBe(1);
+    expect(await repository.pruneFinished(keepMs, 10)).toBe(1);
+    expect(await repository.pruneFinished(keepMs, 10)).toBe(0);
+
+    const left = await sql<{ id: string }[]>`
+      select id from deliveries where id in ${sql(claimed.map((delivery) => delivery.id))}`;
+    expect(left.map((row) => row.id).sort()).toEqual(
+      [recentA!.id, recentB!.id, pendingA!.id, pendingB!.id].sort(),
+    );
+    const attempts = await sql<{ n: number }[]>`
+      select count(*)::int as n from delivery_attempts
+      where delivery_id in ${sql([oldA!.id, oldB!.id])}`;
+    expect(attempts[0]?.n).toBe(0);
+  });
+});

@@ -1,6 +1,6 @@
 import { Kvm } from '@nats-io/kv';
 import { Buckets, partnerDirectoryKey, PartnerDirectoryEntry } from '@dzpay/contracts';
-import type { Logger, NatsConnection } from '@dzpay/platform';
+import { keepReplicas, type Logger, type NatsConnection } from '@dzpay/platform';
 import type { AccountsRepository, PartnerEndpointRow } from './accounts-repository.ts';
 
 /** The KV bucket of a deployment: names allow letters, digits, `_` and `-` only. */
@@ -16,11 +16,18 @@ export function partnerBucketName(prefix: string): string {
 export async function partnerDirectory(deps: {
   nats: NatsConnection;
   prefix: string;
+  /** Copies of the bucket (STREAM_REPLICAS): the dispatcher needs it on every delivery. */
+  replicas: number;
   accounts: AccountsRepository;
   logger: Logger;
   now?: () => Date;
+  retryMs?: number;
 }) {
-  const kv = await new Kvm(deps.nats).create(partnerBucketName(deps.prefix), { history: 1 });
+  const name = partnerBucketName(deps.prefix);
+  const kv = await new Kvm(deps.nats).create(name, { history: 1, replicas: deps.replicas });
+  // create() leaves an existing bucket as it was: one made before replication was asked
+  // for must be scaled, or it lives on one node and stops every delivery when that dies.
+  await keepReplicas(deps.nats, `KV_${name}`, deps.replicas);
   const now = deps.now ?? (() => new Date());
   let publishing: Promise<void> = Promise.resolve();
 
@@ -37,15 +44,28 @@ export async function partnerDirectory(deps: {
     }
   }
 
-  return {
-    /** Publishes every endpoint again; calls queue behind each other. */
+  let retry: NodeJS.Timeout | undefined;
+  const directory = {
+    /**
+     * Publishes every endpoint again; calls queue behind each other. A failed publish
+     * (the bucket has no leader for a moment) is tried again until one succeeds, so a
+     * change made during a NATS outage still reaches the dispatcher.
+     */
     publish(): Promise<void> {
+      clearTimeout(retry);
       publishing = publishing.then(publishAll).catch((err: unknown) => {
-        deps.logger.error({ err }, 'partner directory publish failed');
+        deps.logger.error({ err }, 'partner directory publish failed; retrying');
+        retry = setTimeout(() => void directory.publish(), deps.retryMs ?? 2_000);
+        retry.unref();
       });
       return publishing;
     },
+    /** Stops retrying (shutdown). */
+    stop(): void {
+      clearTimeout(retry);
+    },
   };
+  return directory;
 }
 
 function entryOf(row: PartnerEndpointRow, now: Date): PartnerDirectoryEntry {

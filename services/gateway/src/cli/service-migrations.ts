@@ -1,16 +1,16 @@
 import { connectPostgres, migrate, type Logger } from '@dzpay/platform';
+// Each service's own description of its schema; relative imports of files without
+// dependencies, so the gateway image (which carries every service's migration files, but
+// only the gateway's packages) can run them all.
+import { migrations as accounts } from '../migrations.ts';
+import { migrations as payments } from '../../../payments/src/migrations.ts';
+import { migrations as qr } from '../../../qr-config/src/migrations.ts';
+import { migrations as receipts } from '../../../receipts/src/migrations.ts';
+import { migrations as status } from '../../../status/src/migrations.ts';
+import { migrations as webhooks } from '../../../webhook-dispatcher/src/migrations.ts';
 
-const folder = (service: string) => new URL(`../../../${service}/migrations/`, import.meta.url);
-
-/** Every service's schema and migrations folder. */
-const SERVICE_MIGRATIONS = [
-  { schema: 'accounts', folder: folder('gateway') },
-  { schema: 'qr', folder: folder('qr-config') },
-  { schema: 'payments', folder: folder('payments') },
-  { schema: 'status', folder: folder('status') },
-  { schema: 'webhooks', folder: folder('webhook-dispatcher') },
-  { schema: 'receipts', folder: folder('receipts') },
-] as const;
+/** Every service's schema and migrations folder, in the stack's start order. */
+export const SERVICE_MIGRATIONS = [accounts, qr, payments, status, webhooks, receipts] as const;
 
 /**
  * Applies every service's migrations, each schema under its own advisory lock (services
@@ -18,10 +18,10 @@ const SERVICE_MIGRATIONS = [
  * `pnpm db:migrate`, `pnpm start`, the Kubernetes migration Job). Returns the schemas.
  */
 export async function migrateAll(databaseUrl: string, logger?: Logger): Promise<string[]> {
-  for (const { schema, folder: migrations } of SERVICE_MIGRATIONS) {
+  for (const { schema, folder } of SERVICE_MIGRATIONS) {
     const sql = connectPostgres(databaseUrl, schema, 1);
     try {
-      await migrate(sql, schema, migrations, logger);
+      await migrate(sql, schema, folder, logger);
     } finally {
       await sql.end();
     }

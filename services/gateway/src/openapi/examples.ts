@@ -2,7 +2,7 @@ import type { ErrorCode, StandardError } from '@dzpay/contracts';
 import { httpStatusOf } from '@dzpay/contracts';
 
 // Examples the OpenAPI document shows. Each is checked against its schema by
-// services/gateway/test/openapi.unit.test.ts, so none can drift from what dzpay accepts
+// system/openapi.unit.test.ts, so none can drift from what dzpay accepts
 // and answers.
 
 const PAYMENT_ID = '2f1c3a52-6a1e-4a55-9d0f-0f4b8a6e2c11';

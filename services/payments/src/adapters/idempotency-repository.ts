@@ -78,11 +78,18 @@ export function idempotencyRepository(sql: Sql) {
           and owner = ${owner} and response is null`;
     },
 
-    /** Keys are replayed for 24 hours (ARCHITECTURE.md §6), then forgotten. */
-    async forget(olderThan: Date): Promise<number> {
+    /**
+     * Keys are replayed for 24 hours (ARCHITECTURE.md §6), then forgotten: at most
+     * `limit` of them at a time, never one whose request still runs.
+     */
+    async forget(olderThan: Date, limit: number): Promise<number> {
       const rows = await sql`
-        delete from idempotency_keys
-        where created_at < ${olderThan} and (lease_until is null or lease_until < now())
+        delete from idempotency_keys where (merchant_id, mode, key) in (
+          select merchant_id, mode, key from idempotency_keys
+          where created_at < ${olderThan} and (lease_until is null or lease_until < now())
+          order by created_at
+          limit ${limit}
+          for update skip locked)
         returning 1`;
       return rows.length;
     },

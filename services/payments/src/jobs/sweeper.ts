@@ -1,5 +1,4 @@
 import type { Logger } from '@dzpay/platform';
-import type { IdempotencyRepository } from '../adapters/idempotency-repository.ts';
 import type { PaymentsRepository } from '../adapters/payments-repository.ts';
 import type { RefundsRepository } from '../adapters/refunds-repository.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
@@ -27,7 +26,6 @@ const REFUNDS_PER_PASS = 50;
 export function startSweeper(deps: {
   repository: PaymentsRepository;
   refunds: RefundsRepository;
-  keys: IdempotencyRepository;
   settle: Settler;
   logger: Logger;
   intervalMs: number;
@@ -80,7 +78,6 @@ export function startSweeper(deps: {
       const record = await repository.findById(intent.paymentId);
       if (record) await visit(record, (r) => settle.completeRefund(r), 'complete a refund');
     }
-    await deps.keys.forget(new Date(clock().getTime() - 24 * 3600 * 1000));
     return decided;
   }
 

@@ -19,6 +19,7 @@ import {
   type NatsConnection,
   prefixed,
   streamName,
+  type StreamSpec,
 } from '@dzpay/platform';
 import type { QrRepository } from '../adapters/qr-repository.ts';
 import { singleUseClearing } from '../domain/single-use.ts';
@@ -42,10 +43,11 @@ export async function consumePaymentEvents(deps: {
   prefix: string;
   repository: QrRepository;
   logger: Logger;
-  streamReplicas: number;
+  /** How PAYMENTS is deployed (replicas, age): deployedStream(Streams.payments, config). */
+  stream: StreamSpec;
 }): Promise<PaymentEventConsumer> {
   const { nats, prefix, repository, logger } = deps;
-  await ensureStream(nats, prefix, { ...Streams.payments, replicas: deps.streamReplicas });
+  await ensureStream(nats, prefix, deps.stream);
   const stream = streamName(prefix, Streams.payments.name);
   await ensureConsumer(nats, stream, {
     description: 'qr-config: clears single-use QR configurations after a successful payment',

@@ -1,6 +1,7 @@
-import type { Consumer } from '@nats-io/jetstream';
+import { jetstreamManager, type Consumer } from '@nats-io/jetstream';
 import {
   durableConsumer,
+  streamName,
   type Logger,
   type NatsConnection,
   type StreamSpec,
@@ -47,8 +48,32 @@ export function streamConsumer(options: StreamConsumerOptions): Promise<Consumer
           },
           'projection is behind its consumer: replaying the stream',
         );
+        await warnOfAgedOut(options, applied);
       }
       return behind;
     },
   });
+}
+
+/**
+ * The stream keeps STREAM_MAX_AGE_MS of events: a replay rebuilds only what it still
+ * holds. When events the database never applied are gone, say which, and from where a
+ * rebuild must start (a backup of status newer than the stream's first event).
+ */
+async function warnOfAgedOut(options: StreamConsumerOptions, applied: number): Promise<void> {
+  const jsm = await jetstreamManager(options.nats);
+  const { state } = await jsm.streams.info(streamName(options.prefix, options.stream.name));
+  if (state.first_seq <= applied + 1) return;
+  options.logger.error(
+    {
+      stream: streamName(options.prefix, options.stream.name),
+      durable: options.durable,
+      applied,
+      firstKeptSeq: state.first_seq,
+      firstKeptAt: state.first_ts,
+    },
+    'the stream no longer holds every event the projection lacks: records last changed before ' +
+      'firstKeptAt are not rebuilt; restore status from a backup newer than firstKeptAt first ' +
+      '(docs/status.md, "Rebuilding")',
+  );
 }

@@ -403,6 +403,28 @@ export function deliveriesRepository(
         update deliveries set next_attempt_at = now(), updated_at = now()
         where id = ${delivery.id} and state = 'pending' and attempts = ${delivery.attempts}`;
     },
+
+    /**
+     * Finished deliveries (and their attempts) last changed more than `keepMs` ago, at
+     * most `limit` of them. A delivery also makes a redelivered outcome change nothing,
+     * so `keepMs` (DEDUP_RETENTION_MS) exceeds how long PAYMENTS keeps an event.
+     */
+    async pruneFinished(keepMs: number, limit: number): Promise<number> {
+      return sql.begin(async (tx) => {
+        const ids = (
+          await tx<{ id: string }[]>`
+            select id from deliveries
+            where state <> 'pending' and updated_at < now() - ${keepMs} * interval '1 millisecond'
+            order by updated_at
+            limit ${limit}
+            for update skip locked`
+        ).map((row) => row.id);
+        if (ids.length === 0) return 0;
+        await tx`delete from delivery_attempts where delivery_id in ${tx(ids)}`;
+        await tx`delete from deliveries where id in ${tx(ids)}`;
+        return ids.length;
+      });
+    },
   };
 }
 

@@ -25,16 +25,22 @@ export interface PartnerEndpoint {
  */
 const FRESH_MS = 1_000;
 
+/** How long a partner's last good entry may stand in for a directory that cannot be read. */
+const STALE_FOR_MS = 5 * 60_000;
+
 /**
  * Reads the partner directory the gateway keeps in the `<prefix>_PARTNERS` KV bucket,
  * each endpoint at most FRESH_MS old. A missing bucket or key is no endpoint; other
- * failures throw (and are not kept).
+ * failures fall back to the last good entry for STALE_FOR_MS, then throw.
  */
 export function partnerDirectory(deps: {
   nats: NatsConnection;
   prefix: string;
   secretsKey: Buffer;
   clock?: () => Date;
+  staleForMs?: number;
+  /** Told each time a last good entry stands in for an unreadable directory. */
+  onStale?: (error: unknown, ageMs: number) => void;
 }) {
   const clock = deps.clock ?? (() => new Date());
   const name = streamName(deps.prefix, Buckets.partners);
@@ -74,6 +80,28 @@ export function partnerDirectory(deps: {
   }
 
   const fresh = new Map<string, { readAt: number; endpoint: Promise<PartnerEndpoint | null> }>();
+  const lastGood = new Map<string, { readAt: number; endpoint: PartnerEndpoint | null }>();
+  const staleForMs = deps.staleForMs ?? STALE_FOR_MS;
+
+  /**
+   * The directory's answer; when the bucket cannot be read (its node is down, a leader
+   * is being elected), the last good answer of at most `staleForMs` ago instead, so a
+   * short NATS outage delays no webhook. Older than that, the failure stands: an
+   * endpoint may have moved or a secret been revoked meanwhile.
+   */
+  async function readOrRecall(key: string, merchantId: string, mode: Mode, now: number) {
+    try {
+      const endpoint = await read(merchantId, mode);
+      lastGood.set(key, { readAt: now, endpoint });
+      return endpoint;
+    } catch (error) {
+      const known = lastGood.get(key);
+      if (known === undefined || clock().getTime() - known.readAt > staleForMs) throw error;
+      deps.onStale?.(error, clock().getTime() - known.readAt);
+      return known.endpoint;
+    }
+  }
+
   return {
     lookup(merchantId: string, mode: Mode): Promise<PartnerEndpoint | null> {
       const key = partnerDirectoryKey(merchantId, mode);
@@ -81,7 +109,7 @@ export function partnerDirectory(deps: {
       const known = fresh.get(key);
       if (known !== undefined && now - known.readAt < FRESH_MS) return known.endpoint;
       // Attempts looking up the same partner meanwhile share this one read.
-      const endpoint = read(merchantId, mode);
+      const endpoint = readOrRecall(key, merchantId, mode, now);
       fresh.set(key, { readAt: now, endpoint });
       endpoint.catch(() => {
         if (fresh.get(key)?.endpoint === endpoint) fresh.delete(key);

@@ -1,6 +1,5 @@
 import type { Consumer } from '@nats-io/jetstream';
-import { Streams } from '@dzpay/contracts';
-import { durableConsumer, type NatsConnection } from '@dzpay/platform';
+import { durableConsumer, type NatsConnection, type StreamSpec } from '@dzpay/platform';
 
 /**
  * The durable pull consumer of the payment outcomes on PAYMENTS, creating the stream
@@ -15,10 +14,8 @@ export function paymentOutcomesConsumer(options: {
   prefix: string;
   durable: string;
   ackWaitMs: number;
-  streamReplicas: number;
+  /** How PAYMENTS is deployed (replicas, age): deployedStream(Streams.payments, config). */
+  stream: StreamSpec;
 }): Promise<Consumer> {
-  return durableConsumer({
-    ...options,
-    stream: { ...Streams.payments, replicas: options.streamReplicas },
-  });
+  return durableConsumer(options);
 }

@@ -4,7 +4,7 @@ import { requestRpc } from '@dzpay/platform';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsRepository } from '../src/adapters/accounts-repository.ts';
+import { accountsRepository } from '../services/gateway/src/adapters/accounts-repository.ts';
 import { partnerSecretOwner, sealSecret } from '@dzpay/platform';
 import { CARDS, submitCard } from './payer.ts';
 import { startPartnerServer, type PartnerServer } from './partner-server.ts';

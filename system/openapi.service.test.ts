@@ -1,8 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { ErrorCatalog, httpStatusOf, StandardError, type ErrorCode } from '@dzpay/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servedRoutes } from '../src/app.ts';
-import { OPERATIONS } from '../src/openapi/operations.ts';
+import { servedRoutes } from '../services/gateway/src/app.ts';
+import { OPERATIONS } from '../services/gateway/src/openapi/operations.ts';
 import { startStack, type Stack } from './stack.ts';
 
 let stack: Stack;

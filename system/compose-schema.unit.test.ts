@@ -16,7 +16,7 @@ const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as Record<string, un
 // Ajv 8 knows the draft the schema names only by its default meta-schema: leave it out.
 delete schema.$schema;
 const validate = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true }).compile(schema);
-const composeFile = new URL('../../../docker-compose.yml', import.meta.url);
+const composeFile = new URL('../docker-compose.yml', import.meta.url);
 const problems = (document: unknown) => {
   validate(document);
   return (validate.errors ?? []).map(

@@ -14,7 +14,7 @@ import { startProcessStack, type ProcessStack } from './process-stack.ts';
  * back to the merchant's site.
  */
 
-const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
 const SCENARIO_TIMEOUT_MS = 60_000;
 const MERCHANT_NAME = 'Librairie Ibn Khaldoun';
 const AMOUNT = 250_000; // 2 500,00 DZD; with the 50 DZD fee the card pays 2 550,00 DZD

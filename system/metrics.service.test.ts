@@ -113,10 +113,7 @@ describe('metrics on every ops port', () => {
 
   it('the Grafana dashboard only asks for metrics the services serve', () => {
     const dashboard = JSON.parse(
-      readFileSync(
-        new URL('../../../deploy/grafana/dzpay-dashboard.json', import.meta.url),
-        'utf8',
-      ),
+      readFileSync(new URL('../deploy/grafana/dzpay-dashboard.json', import.meta.url), 'utf8'),
     ) as { panels: { title: string; targets: { expr: string }[] }[] };
     const served = Object.values(scraped).join('\n');
     for (const panel of dashboard.panels) {

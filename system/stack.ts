@@ -11,9 +11,9 @@ import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import {
   accountsRepository,
   type MerchantTermsPatch,
-} from '../src/adapters/accounts-repository.ts';
-import { issueApiKey } from '../src/domain/api-key.ts';
-import { startGateway, type Gateway } from '../src/service.ts';
+} from '../services/gateway/src/adapters/accounts-repository.ts';
+import { issueApiKey } from '../services/gateway/src/domain/api-key.ts';
+import { startGateway, type Gateway } from '../services/gateway/src/service.ts';
 
 /**
  * The real gateway and qr-config (and, when asked, payments and the card network

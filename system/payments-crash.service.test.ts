@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { PaymentView, RegisteredPayment } from '@dzpay/contracts';
 import { startSandbox, type Sandbox } from '@dzpay/cardnet-sandbox/service';
 import { spawnService, type ServiceProcess } from '@dzpay/testkit';
+import { entryOf } from '@dzpay/stack';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARDS, submitCard } from './payer.ts';
@@ -9,7 +9,7 @@ import { eventTypesOf } from './payment-events.ts';
 import { sandboxOrderStatus } from './sandbox-orders.ts';
 import { startStack, type Stack } from './stack.ts';
 
-const PAYMENTS_MAIN = fileURLToPath(new URL('../../payments/src/main.ts', import.meta.url));
+const PAYMENTS_MAIN = entryOf('payments');
 
 let stack: Stack;
 let sandbox: Sandbox;

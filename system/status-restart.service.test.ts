@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { Rpc, type StatusRecord } from '@dzpay/contracts';
 import { requestRpc } from '@dzpay/platform';
 import { spawnService, type ServiceProcess } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsRepository } from '../src/adapters/accounts-repository.ts';
+import { accountsRepository } from '../services/gateway/src/adapters/accounts-repository.ts';
 import { partnerSecretOwner, sealSecret } from '@dzpay/platform';
+import { entryOf } from '@dzpay/stack';
 import { payProductReference } from './partner-merchant.ts';
 import { CARDS } from './payer.ts';
 import { startPartnerServer, type PartnerServer } from './partner-server.ts';
 import { startStack, type Stack } from './stack.ts';
 
-const STATUS_MAIN = fileURLToPath(new URL('../../status/src/main.ts', import.meta.url));
+const STATUS_MAIN = entryOf('status');
 const SECRETS_KEY = randomBytes(32);
 let stack: Stack;
 let partner: PartnerServer;

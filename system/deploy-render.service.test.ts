@@ -8,7 +8,7 @@ import { kubernetesProblems } from './k8s-schema.ts';
 // Renders every overlay with kubectl's kustomize (installed into .tools/ by
 // scripts/setup.sh) and holds each object to the Kubernetes API schemas, offline.
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../', import.meta.url));
 const kubectl = `${root}.tools/kubectl`;
 
 interface Rendered {

@@ -1,5 +1,5 @@
 import { partnerSecretOwner, sealSecret, signingSecretOwner } from '@dzpay/platform';
-import { accountsRepository } from '../src/adapters/accounts-repository.ts';
+import { accountsRepository } from '../services/gateway/src/adapters/accounts-repository.ts';
 import { submitCard, type Card } from './payer.ts';
 import type { Stack } from './stack.ts';
 

@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { Kvm } from '@nats-io/kv';
 import { PartnerDirectoryEntry, partnerDirectoryKey } from '@dzpay/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partnerBucketName } from '../src/adapters/partner-directory.ts';
+import { partnerBucketName } from '../services/gateway/src/adapters/partner-directory.ts';
 import { startStack, type Stack } from './stack.ts';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../services/gateway/src/cli/main.ts', import.meta.url));
 const SECRETS_KEY = randomBytes(32).toString('base64');
 const run = promisify(execFile);
 

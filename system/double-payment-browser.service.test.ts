@@ -5,7 +5,7 @@ import { StatusRecord } from '@dzpay/contracts';
 import type { Browser, Page } from 'playwright-core';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Messages } from '../src/pages/messages.ts';
+import { Messages } from '../services/gateway/src/pages/messages.ts';
 import { inContext } from './browser.ts';
 import { startBrowserStack, type BrowserStack } from './browser-stack.ts';
 import type { ProcessStack } from './process-stack.ts';

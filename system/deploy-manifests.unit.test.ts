@@ -3,20 +3,20 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
-import { SandboxEnv } from '../../cardnet-sandbox/src/config.ts';
-import { PaymentsEnv } from '../../payments/src/config.ts';
-import { QrConfigEnv } from '../../qr-config/src/config.ts';
-import { ReceiptsEnv } from '../../receipts/src/config.ts';
-import { StatusEnv } from '../../status/src/config.ts';
-import { DispatcherEnv } from '../../webhook-dispatcher/src/config.ts';
-import { GatewayEnv } from '../src/config.ts';
+import { SandboxEnv } from '../services/cardnet-sandbox/src/config.ts';
+import { PaymentsEnv } from '../services/payments/src/config.ts';
+import { QrConfigEnv } from '../services/qr-config/src/config.ts';
+import { ReceiptsEnv } from '../services/receipts/src/config.ts';
+import { StatusEnv } from '../services/status/src/config.ts';
+import { DispatcherEnv } from '../services/webhook-dispatcher/src/config.ts';
+import { GatewayEnv } from '../services/gateway/src/config.ts';
 import { secretsKey } from '@dzpay/platform';
 
 // No Docker engine or cluster runs the deployment files in CI, so this reads them and
 // holds them to what the services actually accept: a renamed variable, a moved ops
 // port or a lost probe fails here instead of in a rollout.
 
-const root = new URL('../../../', import.meta.url);
+const root = new URL('../', import.meta.url);
 const baseDir = new URL('deploy/base/', root);
 const devDir = new URL('deploy/overlays/dev/', root);
 

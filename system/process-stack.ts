@@ -2,14 +2,10 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { entryOf, linkEnv, SANDBOX, type ServiceName } from '@dzpay/stack';
 import { freePort, isolatedInfra, spawnService, type IsolatedInfra } from '@dzpay/testkit';
 
-const SANDBOX_MAIN = fileURLToPath(new URL('../../cardnet-sandbox/src/main.ts', import.meta.url));
-const PAYMENTS_MAIN = fileURLToPath(new URL('../../payments/src/main.ts', import.meta.url));
-const QR_CONFIG_MAIN = fileURLToPath(new URL('../../qr-config/src/main.ts', import.meta.url));
-const STATUS_MAIN = fileURLToPath(new URL('../../status/src/main.ts', import.meta.url));
-const GATEWAY_MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../services/gateway/src/cli/main.ts', import.meta.url));
 
 const run = promisify(execFile);
 
@@ -105,18 +101,17 @@ export async function startProcessStack(
 
     // The services behind the gateway start side by side; each one that started is kept
     // (in a fixed order), so a failure of another still stops it.
-    const backing: [string, string, Record<string, string> | undefined][] = [
-      ['qr-config', QR_CONFIG_MAIN, extraEnv(options.qrConfig)],
-      ['status', STATUS_MAIN, extraEnv(options.status)],
-      [
-        'payments',
-        PAYMENTS_MAIN,
-        { PUBLIC_BASE_URL: gatewayUrl, CARDNET_TEST_URL: sandbox.url, ...options.payments },
-      ],
+    const links = { gatewayUrl, sandboxUrl: sandbox.url, secretsKey: SECRETS_KEY };
+    const backing: [ServiceName, Record<string, string> | undefined][] = [
+      ['qr-config', extraEnv(options.qrConfig)],
+      ['status', extraEnv(options.status)],
+      ['payments', { ...options.payments }],
     ];
-    const wanted = backing.filter(([, , extra]) => extra !== undefined);
+    const wanted = backing.filter(([, extra]) => extra !== undefined);
     const started = await Promise.allSettled(
-      wanted.map(([, main, extra]) => spawnService(main, { ...env, ...extra })),
+      wanted.map(([name, extra]) =>
+        spawnService(entryOf(name), { ...env, ...linkEnv(name, links), ...extra }),
+      ),
     );
     started.forEach((outcome, i) => {
       if (outcome.status === 'fulfilled') children.push({ name: wanted[i]![0], ...outcome.value });
@@ -124,12 +119,11 @@ export async function startProcessStack(
     const failed = started.find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
 
-    const gateway = await spawnService(GATEWAY_MAIN, {
+    const gateway = await spawnService(entryOf('gateway'), {
       ...env,
+      ...linkEnv('gateway', links),
       HTTP_PORT: String(httpPort),
       HTTP_HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: gatewayUrl,
-      SECRETS_KEY,
       ...options.gateway,
     });
     children.push({ name: 'gateway', ...gateway });
@@ -231,7 +225,7 @@ async function spawnSandbox(
 ): Promise<Child & { url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [SANDBOX_MAIN], {
+  const child = spawn(process.execPath, [entryOf(SANDBOX)], {
     env: { ...process.env, ...env, SANDBOX_PORT: String(port), SANDBOX_HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,10 +1,10 @@
-import { fileURLToPath } from 'node:url';
 import { StandardError } from '@dzpay/contracts';
 import { spawnService, type ServiceProcess } from '@dzpay/testkit';
+import { entryOf } from '@dzpay/stack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './stack.ts';
 
-const QR_CONFIG_MAIN = fileURLToPath(new URL('../../qr-config/src/main.ts', import.meta.url));
+const QR_CONFIG_MAIN = entryOf('qr-config');
 const REQUESTS = 400;
 const CONCURRENCY = 16;
 

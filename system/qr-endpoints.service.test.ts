@@ -1,6 +1,6 @@
 import { StandardError, ValidationList } from '@dzpay/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsRepository } from '../src/adapters/accounts-repository.ts';
+import { accountsRepository } from '../services/gateway/src/adapters/accounts-repository.ts';
 import { startStack, type Stack } from './stack.ts';
 
 let stack: Stack;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { StatusRecord } from '@dzpay/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsRepository } from '../src/adapters/accounts-repository.ts';
+import { accountsRepository } from '../services/gateway/src/adapters/accounts-repository.ts';
 import { partnerSecretOwner, sealSecret } from '@dzpay/platform';
 import { CARDS, submitCard } from './payer.ts';
 import { startPartnerServer, type PartnerServer } from './partner-server.ts';

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { documentLanguage, inContext, summaryOf } from './browser.ts';
 import { startBrowserStack, type BrowserStack } from './browser-stack.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Messages } from '../src/pages/messages.ts';
+import { Messages } from '../services/gateway/src/pages/messages.ts';
 import type { PartnerServer } from './partner-server.ts';
 import type { ProcessStack } from './process-stack.ts';
 
@@ -17,7 +17,7 @@ import type { ProcessStack } from './process-stack.ts';
  * service runs as its own process; the partner's server runs in this test process.
  */
 
-const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
 const SCENARIO_TIMEOUT_MS = 60_000;
 const MERCHANT_NAME = 'Librairie Ibn Khaldoun';
 const PARTNER_SECRET = `partner-secret-${randomBytes(12).toString('hex')}`;

@@ -1,0 +1,49 @@
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { streamName } from '@dzpay/platform';
+import type { Verdict } from './invariants.ts';
+
+/** Streams, KV buckets and durable consumers of the deployment: the names carry its prefix. */
+const ofDeployment = (prefix: string) => (name: string) =>
+  name.startsWith(streamName(prefix, '')) || name.startsWith(`KV_${streamName(prefix, '')}`);
+
+/**
+ * 7. Every JetStream asset (stream, KV bucket, durable consumer) the services made has
+ * the number of copies STREAM_REPLICAS says, counted from where the cluster placed them,
+ * so a bucket or consumer created with the library's default of one replica is caught.
+ */
+export async function everyAssetReplicated(deps: {
+  natsUrl: string;
+  prefix: string;
+  replicas: number;
+}): Promise<Verdict> {
+  const violations: string[] = [];
+  let checked = 0;
+  const nc = await connect({ servers: deps.natsUrl.split(','), timeout: 2_000 });
+  try {
+    const jsm = await jetstreamManager(nc, { timeout: 5_000 });
+    const copies = (cluster: { replicas?: unknown[] } | undefined) =>
+      1 + (cluster?.replicas?.length ?? 0);
+    const mine = ofDeployment(deps.prefix);
+    for await (const stream of jsm.streams.list()) {
+      const name = stream.config.name;
+      if (!mine(name)) continue;
+      checked++;
+      if (stream.config.num_replicas !== deps.replicas || copies(stream.cluster) !== deps.replicas)
+        violations.push(
+          `stream ${name}: ${stream.config.num_replicas} replicas configured, ${copies(stream.cluster)} placed, want ${deps.replicas}`,
+        );
+      for await (const consumer of jsm.consumers.list(name)) {
+        checked++;
+        if (copies(consumer.cluster) !== deps.replicas)
+          violations.push(
+            `consumer ${name}/${consumer.name}: ${copies(consumer.cluster)} replicas placed, want ${deps.replicas}`,
+          );
+      }
+    }
+    if (checked === 0) violations.push(`no stream of prefix ${deps.prefix} found`);
+  } finally {
+    await nc.close();
+  }
+  return { name: 'every JetStream asset has STREAM_REPLICAS copies', checked, violations };
+}

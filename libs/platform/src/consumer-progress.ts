@@ -1,0 +1,163 @@
+import type { Consumer, ConsumerInfo } from '@nats-io/jetstream';
+import type { Logger } from './logger.ts';
+
+/** What the watch knows of one durable consumer, and how its reader re-attaches. */
+export interface ConsumerProgress {
+  /** The reader handed a message to its handler. */
+  delivered(): void;
+  /** Called each time the consumer is found stalled: the reader re-attaches. */
+  onStall(reattach: () => void): void;
+}
+
+export interface ConsumerState {
+  stream: string;
+  consumer: string;
+  /** Messages not yet handled (not delivered, or delivered and not acknowledged), as last seen. */
+  waiting: number;
+  /** Since when nothing moved while messages waited; null while it progresses or idles. */
+  stalledSince: number | null;
+  sinceProgressMs: number;
+}
+
+interface Entry {
+  stream: string;
+  name: string;
+  consumer: Consumer;
+  lastProgress: number;
+  ackFloor: number | undefined;
+  waiting: number;
+  deliveredSinceCheck: boolean;
+  stalledSince: number | null;
+  reattach: (() => void)[];
+}
+
+/**
+ * Notices a durable consumer that stopped moving while messages wait for it: after a
+ * NATS node dies, a pull request parked at a consumer leader that is gone is never
+ * answered and nothing errors, so the reader would wait for good. A consumer whose ack
+ * floor has not moved and whose reader got nothing for `stallAfterMs`, with messages
+ * waiting (or no answer about it at all), is stalled: it is logged, its reader is told to
+ * re-attach, and it shows in /readyz (degraded) and in the metrics until it moves again.
+ */
+export function consumerProgressWatch(options: {
+  stallAfterMs: number;
+  checkEveryMs: number;
+  logger?: Logger;
+  clock?: () => number;
+}) {
+  const clock = options.clock ?? Date.now;
+  const entries = new Map<string, Entry>();
+  let timer: NodeJS.Timeout | undefined;
+  let checking: Promise<void> | undefined;
+
+  async function checkOne(entry: Entry): Promise<void> {
+    const info: ConsumerInfo | null = await entry.consumer.info().catch(() => null);
+    const now = clock();
+    const ackFloor = info?.ack_floor.stream_seq;
+    if (info) entry.waiting = info.num_pending + info.num_ack_pending;
+    const moved =
+      entry.deliveredSinceCheck || (ackFloor !== undefined && ackFloor !== entry.ackFloor);
+    entry.deliveredSinceCheck = false;
+    if (ackFloor !== undefined) entry.ackFloor = ackFloor;
+    // Idle is not stalled; without an answer the consumer cannot be told idle.
+    if (moved || (info && entry.waiting === 0)) {
+      if (entry.stalledSince !== null)
+        options.logger?.info(
+          { stream: entry.stream, consumer: entry.name },
+          'stream consumer moves again',
+        );
+      entry.lastProgress = now;
+      entry.stalledSince = null;
+      return;
+    }
+    if (now - entry.lastProgress < options.stallAfterMs) return;
+    entry.stalledSince ??= now;
+    options.logger?.warn(
+      {
+        stream: entry.stream,
+        consumer: entry.name,
+        waiting: entry.waiting,
+        sinceProgressMs: now - entry.lastProgress,
+        answered: info !== null,
+      },
+      'stream consumer made no progress while messages wait; re-attaching',
+    );
+    // Counted again from here: the re-attached reader gets a full period to move.
+    entry.lastProgress = now;
+    for (const reattach of entry.reattach) reattach();
+  }
+
+  function checkAll(): Promise<void> {
+    checking ??= Promise.all([...entries.values()].map(checkOne)).then(
+      () => {
+        checking = undefined;
+      },
+      () => {
+        checking = undefined;
+      },
+    );
+    return checking;
+  }
+
+  return {
+    watch(stream: string, name: string, consumer: Consumer): ConsumerProgress {
+      const entry: Entry = {
+        stream,
+        name,
+        consumer,
+        lastProgress: clock(),
+        ackFloor: undefined,
+        waiting: 0,
+        deliveredSinceCheck: false,
+        stalledSince: null,
+        reattach: [],
+      };
+      entries.set(`${stream}/${name}`, entry);
+      timer ??= setInterval(() => void checkAll(), options.checkEveryMs).unref();
+      return {
+        delivered: () => {
+          entry.deliveredSinceCheck = true;
+        },
+        onStall: (reattach) => entry.reattach.push(reattach),
+      };
+    },
+    /** Checks every consumer now (the timer does it every `checkEveryMs`). */
+    check: checkAll,
+    states(): ConsumerState[] {
+      const now = clock();
+      return [...entries.values()].map((entry) => ({
+        stream: entry.stream,
+        consumer: entry.name,
+        waiting: entry.waiting,
+        stalledSince: entry.stalledSince,
+        sinceProgressMs: now - entry.lastProgress,
+      }));
+    },
+    /** Rejects while a consumer is stalled: the /readyz check. */
+    assertMoving(): Promise<void> {
+      const stalled = [...entries.values()].filter((entry) => entry.stalledSince !== null);
+      if (stalled.length === 0) return Promise.resolve();
+      const now = clock();
+      const what = stalled.map(
+        (entry) =>
+          `${entry.stream}/${entry.name} stalled for ${Math.round((now - entry.stalledSince!) / 1000)} s with ${entry.waiting} waiting`,
+      );
+      return Promise.reject(new Error(what.join('; ')));
+    },
+    stop(): void {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
+
+/** The progress of each consumer a service reads, for the reader that has only the consumer. */
+const byConsumer = new WeakMap<Consumer, ConsumerProgress>();
+
+export function bindProgress(consumer: Consumer, progress: ConsumerProgress): void {
+  byConsumer.set(consumer, progress);
+}
+
+export function progressOf(consumer: Consumer): ConsumerProgress | undefined {
+  return byConsumer.get(consumer);
+}

@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { freePort } from './processes.ts';
+import { launchServer, type LocalServer } from './server-process.ts';
+
+// Deliberately free of vitest: the fault campaign starts clusters from a plain `node` CLI.
+
+/** One node of a local cluster: its client URL, and kill/restart on the same store. */
+export interface ClusterNode extends LocalServer {
+  readonly name: string;
+}
+
+export interface LocalNatsCluster {
+  readonly nodes: readonly ClusterNode[];
+  /** Every node's client URL, comma-separated: what NATS_URL carries. */
+  readonly urls: string;
+  /** SIGKILL of node `index` (0-based); its store stays for the restart. */
+  kill(index: number): Promise<void>;
+  /** Starts node `index` again on its port and store, and waits until it answers. */
+  restart(index: number): Promise<void>;
+  /**
+   * Resolves once every stream has a leader and all its replicas are current (a
+   * restarted node has caught up) and every consumer has a leader, or throws after
+   * `timeoutMs`.
+   */
+  waitForLeaders(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A JetStream cluster of `size` nodes on loopback (Debian's nats-server), each with its own
+ * config file (`cluster { routes }`) and store directory, on free ports.
+ */
+export async function startNatsCluster(options: { size?: number } = {}): Promise<LocalNatsCluster> {
+  const size = options.size ?? 3;
+  const dir = await mkdtemp(join(tmpdir(), 'dzpay-nats-cluster-'));
+  const clusterName = `dzpay-${randomBytes(3).toString('hex')}`;
+  const specs = await Promise.all(
+    Array.from({ length: size }, async (_, index) => ({
+      name: `${clusterName}-n${index + 1}`,
+      port: await freePort(),
+      routePort: await freePort(),
+      storeDir: join(dir, `n${index + 1}`),
+      config: join(dir, `n${index + 1}.conf`),
+    })),
+  );
+  const routes = specs.map((spec) => `nats-route://127.0.0.1:${spec.routePort}`);
+  for (const spec of specs) {
+    await writeFile(
+      spec.config,
+      [
+        `server_name: "${spec.name}"`,
+        `listen: "127.0.0.1:${spec.port}"`,
+        `jetstream { store_dir: "${spec.storeDir}" }`,
+        `cluster {`,
+        `  name: "${clusterName}"`,
+        `  listen: "127.0.0.1:${spec.routePort}"`,
+        `  routes: [${routes.map((route) => `"${route}"`).join(', ')}]`,
+        `}`,
+        '',
+      ].join('\n'),
+    );
+  }
+  // The nodes must start together: JetStream answers only once a quorum has elected
+  // its meta leader.
+  const started = await Promise.allSettled(
+    specs.map((spec) =>
+      launchServer({
+        binary: 'nats-server',
+        url: `nats://127.0.0.1:${spec.port}`,
+        port: spec.port,
+        args: ['-c', spec.config],
+        ownedDirs: [],
+        answers: () => nodeAnswers(`nats://127.0.0.1:${spec.port}`, spec.name),
+        readyTimeoutMs: 30_000,
+      }).then((server) => Object.assign(server, { name: spec.name })),
+    ),
+  );
+  const nodes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const stopAll = async () => {
+    await Promise.all(nodes.map((node) => node.stop()));
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  };
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) {
+    await stopAll();
+    throw failed.reason;
+  }
+  const urls = nodes.map((node) => node.url).join(',');
+  const nodeAt = (index: number): ClusterNode => {
+    const node = nodes[index];
+    if (!node) throw new Error(`the cluster has no node ${index}`);
+    return node;
+  };
+  return {
+    nodes,
+    urls,
+    kill: (index) => nodeAt(index).kill('SIGKILL'),
+    restart: (index) => nodeAt(index).restart(),
+    waitForLeaders: (timeoutMs = 30_000) => waitForLeaders(urls, timeoutMs),
+    stop: stopAll,
+  };
+}
+
+/** Our node (by name) answers, and JetStream has a meta leader. */
+async function nodeAnswers(url: string, name: string): Promise<boolean> {
+  const nc = await connect({ servers: url, reconnect: false, timeout: 1_000 });
+  try {
+    if (nc.info?.server_name !== name) return false;
+    const jsm = await jetstreamManager(nc, { timeout: 1_000 });
+    await jsm.getAccountInfo();
+    return true;
+  } finally {
+    await nc.close();
+  }
+}
+
+async function waitForLeaders(urls: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastProblem = 'not asked yet';
+  while (Date.now() < deadline) {
+    try {
+      const problem = await leaderProblem(urls);
+      if (!problem) return;
+      lastProblem = problem;
+    } catch (error) {
+      lastProblem = error instanceof Error ? error.message : String(error);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`JetStream assets not led and current after ${timeoutMs} ms: ${lastProblem}`);
+}
+
+/** The first stream without a leader or with a lagging replica, or consumer without a leader, or null. */
+async function leaderProblem(urls: string): Promise<string | null> {
+  const nc = await connect({ servers: urls.split(','), timeout: 1_000, reconnect: false });
+  try {
+    const jsm: JetStreamManager = await jetstreamManager(nc, { timeout: 2_000 });
+    for await (const stream of jsm.streams.list()) {
+      const name = stream.config.name;
+      const problem = clusterProblem(`stream ${name}`, stream.cluster);
+      if (problem) return problem;
+      // A consumer only needs a leader: an idle one's replicas may report themselves
+      // behind for long after a restart, with nothing to catch up on.
+      for await (const consumer of jsm.consumers.list(name)) {
+        if (!consumer.cluster?.leader) return `consumer ${name}/${consumer.name} has no leader`;
+      }
+    }
+    return null;
+  } finally {
+    await nc.close();
+  }
+}
+
+function clusterProblem(
+  what: string,
+  cluster:
+    | { leader?: string; replicas?: { name: string; current: boolean; offline?: boolean }[] }
+    | undefined,
+): string | null {
+  if (!cluster?.leader) return `${what} has no leader`;
+  const behind = (cluster.replicas ?? []).find((replica) => !replica.current || replica.offline);
+  return behind ? `${what}: replica ${behind.name} is not current` : null;
+}

@@ -1,0 +1,4 @@
+-- Processed event ids are kept DEDUP_RETENTION_MS (longer than the streams keep an
+-- event: a replay never meets an event whose id was forgotten), then pruned in small
+-- batches, oldest first.
+create index processed_events_at on processed_events (processed_at);

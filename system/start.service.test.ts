@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const START = fileURLToPath(new URL('../scripts/start.ts', import.meta.url));
+const SERVICES = [
+  'cardnet-sandbox',
+  'qr-config',
+  'payments',
+  'status',
+  'webhook-dispatcher',
+  'receipts',
+  'gateway',
+];
+
+let infra: IsolatedInfra;
+let dir: string;
+
+beforeAll(async () => {
+  infra = await isolatedInfra('pnpm-start');
+  dir = await mkdtemp(join(tmpdir(), 'dzpay-start-'));
+});
+afterAll(async () => {
+  await infra?.cleanup();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('pnpm start', () => {
+  it('runs every service, then stops them all and exits on the first Ctrl-C', async () => {
+    const ports = await Promise.all(Array.from({ length: 9 }, () => freePort()));
+    const [http, sandbox, smtp, ...ops] = ports.map(String);
+    // Its own process group, as a terminal makes it: Ctrl-C reaches every process in it.
+    const child = spawn(process.execPath, [START], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        ...infra.env,
+        LOG_LEVEL: 'warn',
+        HTTP_PORT: http,
+        SANDBOX_PORT: sandbox,
+        SMTP_PORT: smtp,
+        GATEWAY_OPS_PORT: ops[0],
+        QR_CONFIG_OPS_PORT: ops[1],
+        PAYMENTS_OPS_PORT: ops[2],
+        STATUS_OPS_PORT: ops[3],
+        WEBHOOK_DISPATCHER_OPS_PORT: ops[4],
+        RECEIPTS_OPS_PORT: ops[5],
+        DEMO_FILE: join(dir, 'demo.json'),
+      },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+      child.once('exit', (code) => resolve({ code, at: Date.now() })),
+    );
+    try {
+      await expect.poll(() => output, { timeout: 60_000, interval: 200 }).toContain('Press Ctrl-C');
+      expect(output).toContain('demo test key');
+      const health = await fetch(`http://127.0.0.1:${http}/healthz`).catch(() => null);
+      expect(health?.status, output).toBe(200);
+
+      const sentAt = Date.now();
+      process.kill(-child.pid!, 'SIGINT');
+      const { code, at } = await Promise.race([
+        exited,
+        new Promise<never>((_, reject) =>
+          setTimeout(
+            () => reject(new Error(`still running 30 s after Ctrl-C:\n${output}`)),
+            30_000,
+          ),
+        ),
+      ]);
+      expect(code, output).toBe(0);
+      expect(at - sentAt).toBeLessThan(30_000);
+      for (const service of SERVICES) expect(output).toContain(`${service} exited`);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null)
+        process.kill(-child.pid!, 'SIGKILL');
+    }
+  }, 120_000);
+});
