@@ -34,6 +34,9 @@ export async function everyAssetReplicated(deps: {
           `stream ${name}: ${stream.config.num_replicas} replicas configured, ${copies(stream.cluster)} placed, want ${deps.replicas}`,
         );
       for await (const consumer of jsm.consumers.list(name)) {
+        // Ephemeral ordered consumers (a KV listing, a watch) live in memory on one node
+        // by design, and go when their reader does.
+        if (!consumer.config.durable_name) continue;
         checked++;
         if (copies(consumer.cluster) !== deps.replicas)
           violations.push(

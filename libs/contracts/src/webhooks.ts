@@ -22,6 +22,11 @@ export const PartnerDirectoryEntry = z.object({
   signingSecrets: z.array(
     z.object({ sealed: z.string(), validUntil: z.iso.datetime().nullable() }),
   ),
+  /**
+   * When the endpoint (or its merchant) last changed, in ms: gateway replicas publishing
+   * at once never replace a newer entry with an older one.
+   */
+  version: z.number().int().nonnegative().optional(),
 });
 export type PartnerDirectoryEntry = z.infer<typeof PartnerDirectoryEntry>;
 

@@ -33,6 +33,7 @@ describe("the gateway's partner directory publisher", () => {
       signingSecretSealed: randomBytes(40),
       previousSigningSecretSealed: null,
       previousValidUntil: null,
+      changedAt: new Date(),
     };
     // The first two reads fail, as when the bucket or the database is out for a moment.
     let failures = 2;
@@ -60,5 +61,54 @@ describe("the gateway's partner directory publisher", () => {
       .toBe('PUT');
     expect(failures).toBe(-1);
     directory.stop();
+  });
+
+  it('never lets a stale publisher replace a newer entry, nor delete one the database still has', async () => {
+    const merchantId = randomUUID();
+    const key = partnerDirectoryKey(merchantId, 'test');
+    const row = (apiUrl: string, changedAt: number): PartnerEndpointRow => ({
+      merchantId,
+      mode: 'test',
+      apiUrl,
+      apiSecretSealed: randomBytes(40),
+      signingSecretSealed: randomBytes(40),
+      previousSigningSecretSealed: null,
+      previousValidUntil: null,
+      changedAt: new Date(changedAt),
+    });
+    const publisher = async (reads: PartnerEndpointRow[][]) => {
+      let read = 0;
+      const accounts = {
+        listPartnerEndpoints: () => Promise.resolve(reads[Math.min(read++, reads.length - 1)]!),
+      } as unknown as AccountsRepository;
+      return partnerDirectory({
+        nats,
+        prefix: infra.natsPrefix,
+        replicas: 1,
+        accounts,
+        logger: createLogger('directory-test', 'silent'),
+      });
+    };
+    const kv = await new Kvm(nats).create(partnerBucketName(infra.natsPrefix));
+    const apiUrlNow = async () =>
+      ((await kv.get(key))?.json<{ apiUrl: string }>() ?? { apiUrl: null }).apiUrl;
+
+    // The fresh replica read the new URL; the stale one read the old URL before it.
+    const fresh = await publisher([[row('http://127.0.0.1:9/new', 2_000)]]);
+    const stale = await publisher([[row('http://127.0.0.1:9/old', 1_000)]]);
+    await fresh.publish();
+    await stale.publish();
+    expect(await apiUrlNow()).toBe('http://127.0.0.1:9/new');
+
+    // A replica whose first read predates the endpoint lists the key as gone, but its
+    // second read has it: the key stays.
+    const early = await publisher([[], [row('http://127.0.0.1:9/new', 2_000)]]);
+    await early.publish();
+    expect((await kv.get(key))?.operation).toBe('PUT');
+    // Gone from both reads: deleted.
+    const removed = await publisher([[], []]);
+    await removed.publish();
+    expect((await kv.get(key))?.operation).toBe('DEL');
+    for (const directory of [fresh, stale, early, removed]) directory.stop();
   });
 });

@@ -43,6 +43,8 @@ export interface PartnerEndpointRow {
   signingSecretSealed: Buffer | null;
   previousSigningSecretSealed: Buffer | null;
   previousValidUntil: Date | null;
+  /** When the endpoint or its merchant last changed. */
+  changedAt: Date;
 }
 
 /** What authentication needs to know about a presented key. */
@@ -216,10 +218,12 @@ export function accountsRepository(sql: Sql) {
           signing_secret_sealed: Buffer | null;
           previous_signing_secret_sealed: Buffer | null;
           previous_valid_until: Date | null;
+          changed_at: Date;
         }[]
       >`
         select p.merchant_id, p.mode, p.api_url, p.api_secret_sealed, p.signing_secret_sealed,
-               p.previous_signing_secret_sealed, p.previous_valid_until
+               p.previous_signing_secret_sealed, p.previous_valid_until,
+               greatest(p.updated_at, m.updated_at) as changed_at
         from partner_endpoints p join merchants m on m.id = p.merchant_id
         where m.active`;
       return rows.map((row) => ({
@@ -230,6 +234,7 @@ export function accountsRepository(sql: Sql) {
         signingSecretSealed: row.signing_secret_sealed,
         previousSigningSecretSealed: row.previous_signing_secret_sealed,
         previousValidUntil: row.previous_valid_until,
+        changedAt: row.changed_at,
       }));
     },
 

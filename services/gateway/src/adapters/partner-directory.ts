@@ -31,17 +31,50 @@ export async function partnerDirectory(deps: {
   const now = deps.now ?? (() => new Date());
   let publishing: Promise<void> = Promise.resolve();
 
+  /**
+   * Every replica of the gateway publishes, each from its own read of the database, and
+   * a write that timed out during a NATS failover may still land later. So each write is
+   * conditional on the entry it read (its revision), an entry never replaces a newer
+   * one (its version), and a key is deleted only if a second read of the database still
+   * lacks it: a slow or stale publisher cannot undo a fresher one.
+   */
   async function publishAll(): Promise<void> {
+    const keysOf = (rows: PartnerEndpointRow[]) =>
+      new Set(rows.map((row) => partnerDirectoryKey(row.merchantId, row.mode)));
     const rows = await deps.accounts.listPartnerEndpoints();
-    const current = new Set<string>();
     for (const row of rows) {
-      const key = partnerDirectoryKey(row.merchantId, row.mode);
-      current.add(key);
-      await kv.put(key, JSON.stringify(entryOf(row, now())));
+      await putUnlessNewer(partnerDirectoryKey(row.merchantId, row.mode), entryOf(row, now()));
     }
-    for await (const key of await kv.keys()) {
-      if (!current.has(key)) await kv.delete(key);
+    const current = keysOf(rows);
+    const gone: string[] = [];
+    for await (const key of await kv.keys()) if (!current.has(key)) gone.push(key);
+    if (gone.length === 0) return;
+    const stillThere = keysOf(await deps.accounts.listPartnerEndpoints());
+    for (const key of gone.filter((key) => !stillThere.has(key))) {
+      const existing = await kv.get(key);
+      if (existing?.operation !== 'PUT') continue;
+      await kv.delete(key, { previousSeq: existing.revision }).catch(ignoreConflict);
     }
+  }
+
+  async function putUnlessNewer(key: string, entry: PartnerDirectoryEntry): Promise<void> {
+    const value = JSON.stringify(entry);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const existing = await kv.get(key);
+      const written = existing?.operation === 'PUT' ? versionOf(existing.string()) : null;
+      if (written !== null && written > (entry.version ?? 0)) return;
+      if (existing?.operation === 'PUT' && existing.string() === value) return;
+      const done = await (
+        existing?.operation === 'PUT'
+          ? kv.update(key, value, existing.revision)
+          : kv.create(key, value)
+      ).then(
+        () => true,
+        (error: unknown) => ignoreConflict(error).then(() => false),
+      );
+      if (done) return;
+    }
+    throw new Error(`partner directory entry ${key} kept changing while it was written`);
   }
 
   let retry: NodeJS.Timeout | undefined;
@@ -68,6 +101,19 @@ export async function partnerDirectory(deps: {
   return directory;
 }
 
+/** The version of an entry as written (entries written before versions count as 0). */
+function versionOf(json: string): number {
+  const parsed = PartnerDirectoryEntry.safeParse(JSON.parse(json));
+  return parsed.success ? (parsed.data.version ?? 0) : 0;
+}
+
+/** A conditional write lost to another writer: fine, the other one is as new or newer. */
+function ignoreConflict(error: unknown): Promise<void> {
+  const conflict =
+    error instanceof Error && /wrong last sequence|key exists|wrong last msg/i.test(error.message);
+  return conflict ? Promise.resolve() : Promise.reject(error);
+}
+
 function entryOf(row: PartnerEndpointRow, now: Date): PartnerDirectoryEntry {
   const signingSecrets: PartnerDirectoryEntry['signingSecrets'] = [];
   if (row.signingSecretSealed) {
@@ -85,5 +131,6 @@ function entryOf(row: PartnerEndpointRow, now: Date): PartnerDirectoryEntry {
     apiUrl: row.apiUrl,
     apiSecretSealed: row.apiSecretSealed.toString('base64'),
     signingSecrets,
+    version: row.changedAt.getTime(),
   });
 }
