@@ -109,9 +109,12 @@ function versionOf(json: string): number {
 
 /** A conditional write lost to another writer: fine, the other one is as new or newer. */
 function ignoreConflict(error: unknown): Promise<void> {
-  const conflict =
-    error instanceof Error && /wrong last sequence|key exists|wrong last msg/i.test(error.message);
-  return conflict ? Promise.resolve() : Promise.reject(error);
+  if (
+    error instanceof Error &&
+    /wrong last sequence|key exists|wrong last msg/i.test(error.message)
+  )
+    return Promise.resolve();
+  return Promise.reject(error instanceof Error ? error : new Error(String(error)));
 }
 
 function entryOf(row: PartnerEndpointRow, now: Date): PartnerDirectoryEntry {
