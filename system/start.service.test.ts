@@ -3,19 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SANDBOX, SERVICES } from '@dzpay/stack';
 import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const START = fileURLToPath(new URL('../scripts/start.ts', import.meta.url));
-const SERVICES = [
-  'cardnet-sandbox',
-  'qr-config',
-  'payments',
-  'status',
-  'webhook-dispatcher',
-  'receipts',
-  'gateway',
-];
 
 let infra: IsolatedInfra;
 let dir: string;
@@ -62,8 +54,11 @@ describe('pnpm start', () => {
     try {
       await expect.poll(() => output, { timeout: 60_000, interval: 200 }).toContain('Press Ctrl-C');
       expect(output).toContain('demo test key');
-      const health = await fetch(`http://127.0.0.1:${http}/healthz`).catch(() => null);
-      expect(health?.status, output).toBe(200);
+      // The gateway answers on its public port, and says it is ready on its ops port.
+      const docs = await fetch(`http://127.0.0.1:${http}/docs/json`).catch(() => null);
+      expect(docs?.status, output).toBe(200);
+      const ready = await fetch(`http://127.0.0.1:${ops[0]}/readyz`).catch(() => null);
+      expect(ready?.status, output).toBe(200);
 
       const sentAt = Date.now();
       process.kill(-child.pid!, 'SIGINT');
@@ -78,7 +73,7 @@ describe('pnpm start', () => {
       ]);
       expect(code, output).toBe(0);
       expect(at - sentAt).toBeLessThan(30_000);
-      for (const service of SERVICES) expect(output).toContain(`${service} exited`);
+      for (const service of [SANDBOX, ...SERVICES]) expect(output).toContain(`${service} exited`);
     } finally {
       if (child.exitCode === null && child.signalCode === null)
         process.kill(-child.pid!, 'SIGKILL');

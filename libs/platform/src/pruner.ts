@@ -77,20 +77,13 @@ export function startPruner(deps: {
 
 /** Published outbox rows older than `keepMs`: the stream has them, and dedups within minutes. */
 export function outboxPruneTask(sql: Sql, keepMs: number): PruneTask {
-  return {
+  return oldestFirst(sql, {
     name: 'outbox',
-    async prune(limit) {
-      const rows = await sql`
-        delete from outbox where id in (
-          select id from outbox
-          where published_at < now() - ${keepMs} * interval '1 millisecond'
-          order by published_at
-          limit ${limit}
-          for update skip locked)
-        returning 1`;
-      return rows.length;
-    },
-  };
+    table: 'outbox',
+    id: 'id',
+    at: 'published_at',
+    keepMs,
+  });
 }
 
 /**
@@ -99,14 +92,28 @@ export function outboxPruneTask(sql: Sql, keepMs: number): PruneTask {
  * never meet an event whose id was forgotten.
  */
 export function processedEventsPruneTask(sql: Sql, keepMs: number): PruneTask {
-  return {
+  return oldestFirst(sql, {
     name: 'processed events',
+    table: 'processed_events',
+    id: 'event_id',
+    at: 'processed_at',
+    keepMs,
+  });
+}
+
+/** Rows whose `at` is older than `keepMs` (a null `at` never is), oldest first, a batch at a time. */
+function oldestFirst(
+  sql: Sql,
+  o: { name: string; table: string; id: string; at: string; keepMs: number },
+): PruneTask {
+  return {
+    name: o.name,
     async prune(limit) {
       const rows = await sql`
-        delete from processed_events where event_id in (
-          select event_id from processed_events
-          where processed_at < now() - ${keepMs} * interval '1 millisecond'
-          order by processed_at
+        delete from ${sql(o.table)} where ${sql(o.id)} in (
+          select ${sql(o.id)} from ${sql(o.table)}
+          where ${sql(o.at)} < now() - ${o.keepMs} * interval '1 millisecond'
+          order by ${sql(o.at)}
           limit ${limit}
           for update skip locked)
         returning 1`;

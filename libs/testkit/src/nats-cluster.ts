@@ -6,6 +6,7 @@ import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { freePort } from './processes.ts';
 import { launchServer, type LocalServer } from './server-process.ts';
+import { natsAnswers } from './servers.ts';
 
 // Deliberately free of vitest: the fault campaign starts clusters from a plain `node` CLI.
 
@@ -75,7 +76,7 @@ export async function startNatsCluster(options: { size?: number } = {}): Promise
         port: spec.port,
         args: ['-c', spec.config],
         ownedDirs: [],
-        answers: () => nodeAnswers(`nats://127.0.0.1:${spec.port}`, spec.name),
+        answers: () => natsAnswers(`nats://127.0.0.1:${spec.port}`, spec.name),
         readyTimeoutMs: 30_000,
       }).then((server) => Object.assign(server, { name: spec.name })),
     ),
@@ -104,19 +105,6 @@ export async function startNatsCluster(options: { size?: number } = {}): Promise
     waitForLeaders: (timeoutMs = 30_000) => waitForLeaders(urls, timeoutMs),
     stop: stopAll,
   };
-}
-
-/** Our node (by name) answers, and JetStream has a meta leader. */
-async function nodeAnswers(url: string, name: string): Promise<boolean> {
-  const nc = await connect({ servers: url, reconnect: false, timeout: 1_000 });
-  try {
-    if (nc.info?.server_name !== name) return false;
-    const jsm = await jetstreamManager(nc, { timeout: 1_000 });
-    await jsm.getAccountInfo();
-    return true;
-  } finally {
-    await nc.close();
-  }
 }
 
 async function waitForLeaders(urls: string, timeoutMs: number): Promise<void> {

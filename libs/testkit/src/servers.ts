@@ -43,8 +43,11 @@ export async function startNatsServer(
   return Object.assign(server, { storeDir });
 }
 
-/** Our server (by name), with JetStream enabled and its streams recovered. */
-async function natsAnswers(url: string, name: string): Promise<boolean> {
+/**
+ * Our server (by name), with JetStream enabled and its streams recovered (on a
+ * cluster: its meta leader elected).
+ */
+export async function natsAnswers(url: string, name: string): Promise<boolean> {
   const nc = await connect({ servers: url, reconnect: false, timeout: 1_000 });
   try {
     if (nc.info?.server_name !== name) return false;
