@@ -199,6 +199,28 @@ describe('paying a static QR code', () => {
     expect(several.match(/<form/g)).toHaveLength(3);
   });
 
+  it('answers hostile input with a page, never a 5xx', async () => {
+    const shop = await key();
+    const token = await stack.qrCode(shop.id);
+    await stack.post(
+      '/set-qr-config',
+      { token, amounts: [500, 1000], singleUse: false },
+      { 'x-api-key': shop.testKey },
+    );
+    // A NUL in the token: no QR code can have it, so there is nothing to pay.
+    const nul = await fetch(`${stack.gateway.url}/qr/%00?lang=fr`);
+    expect(nul.status).toBeLessThan(500);
+    expect(await nul.text()).toContain('Rien à payer');
+    // A JSON body instead of the page's form: no choice made, the payer is sent back.
+    const json = await fetch(qrPage(token), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ choice: 0 }),
+      redirect: 'manual',
+    });
+    expect(json.status).toBeLessThan(500);
+  });
+
   it('an expired configuration offers nothing to pay', async () => {
     const shop = await key();
     const token = await stack.qrCode(shop.id);

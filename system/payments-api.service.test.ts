@@ -101,6 +101,15 @@ describe('POST /api/v1/payments', () => {
     expect(data.language).toBe('fr');
   });
 
+  it('reads null for an optional field as absent, as many client libraries send it', async () => {
+    const response = await register(
+      body({ successUrl: null, failureUrl: null, language: null, metadata: null }),
+    );
+    expect(response.status).toBe(201);
+    const data = RegisteredPayment.parse(((await response.json()) as { data: unknown }).data);
+    expect(data.language).toBe('fr');
+  });
+
   it('GET /api/v1/payments/{id} reads it back with its URLs and metadata, never the checkout link', async () => {
     const sent = body();
     const created = RegisteredPayment.parse(

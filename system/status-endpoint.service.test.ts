@@ -102,6 +102,21 @@ describe('GET /partner/payments/v1/{reference}/status errors', () => {
     });
   });
 
+  it('400 VALIDATION400 for a reference with a NUL, not a 500', async () => {
+    const response = await stack.get('/partner/payments/v1/%00/status', {
+      'x-api-key': merchant.testKey,
+    });
+    const body = await expectError(response, 400, 'VALIDATION400');
+    expect(body.details).toEqual({
+      errors: [
+        {
+          field: 'reference',
+          errors: ['reference must not contain control characters or broken Unicode'],
+        },
+      ],
+    });
+  });
+
   it('429 {statusCode, message} past 60 requests a minute per key, allowed again a minute later', async () => {
     const limited = await stack.merchant('Busy partner');
     const headers = { 'x-api-key': limited.testKey };

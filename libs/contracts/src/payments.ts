@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cleanText } from './validation.ts';
 import { MerchantScope } from './scope.ts';
 
 export const Language = z.enum(['ar', 'fr', 'en']);
@@ -10,15 +11,6 @@ export const DEFAULT_AMOUNT_RANGE = { min: 5_000, max: 100_000_000 } as const;
 export const MAX_METADATA_BYTES = 4096;
 /** The payment window of the hosted checkout. */
 export const PAYMENT_WINDOW_MS = 15 * 60 * 1000;
-
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
-/**
- * Text that can be stored and echoed as sent: well-formed Unicode (no lone surrogate,
- * which would come back as U+FFFD) and no control characters (Postgres refuses NUL).
- */
-const cleanText = (value: string) => value.isWellFormed() && !CONTROL.test(value);
 
 const PaymentUrl = (field: string) =>
   z
@@ -41,27 +33,39 @@ export const MAX_METADATA_DEPTH = 16;
  * range, currency, wallet) and the metadata size have their own error codes and are
  * checked after this schema.
  */
-export const RegisterPaymentBody = z.strictObject({
-  amount: z.int({ error: 'amount must be an integer number of centimes' }),
-  currency: z
-    .string({ error: 'currency must be a string' })
-    .min(1, { error: 'currency should not be empty' }),
-  reference: z
-    .string({ error: 'reference must be a string' })
-    .min(1, { error: 'reference should not be empty' })
-    .max(255, { error: 'reference must be at most 255 characters' })
-    .refine(cleanText, {
-      error: 'reference must not contain control characters or broken Unicode',
-    }),
-  successUrl: PaymentUrl('successUrl').optional(),
-  failureUrl: PaymentUrl('failureUrl').optional(),
-  language: Language.optional(),
-  metadata: z
-    .record(z.string(), z.json(), { error: 'metadata must be a JSON object' })
-    .refine(storableJson, { error: 'metadata must not contain NUL characters or broken Unicode' })
-    .optional(),
-});
+export const RegisterPaymentBody = z
+  .strictObject({
+    amount: z.int({ error: 'amount must be an integer number of centimes' }),
+    currency: z
+      .string({ error: 'currency must be a string' })
+      .min(1, { error: 'currency should not be empty' }),
+    reference: z
+      .string({ error: 'reference must be a string' })
+      .min(1, { error: 'reference should not be empty' })
+      .max(255, { error: 'reference must be at most 255 characters' })
+      .refine(cleanText, {
+        error: 'reference must not contain control characters or broken Unicode',
+      }),
+    // null means absent, as many client libraries send an unset optional field.
+    successUrl: PaymentUrl('successUrl').nullish(),
+    failureUrl: PaymentUrl('failureUrl').nullish(),
+    language: Language.nullish(),
+    metadata: z
+      .record(z.string(), z.json(), { error: 'metadata must be a JSON object' })
+      .refine(storableJson, { error: 'metadata must not contain NUL characters or broken Unicode' })
+      .nullish(),
+  })
+  .transform(withoutNulls);
 export type RegisterPaymentBody = z.infer<typeof RegisterPaymentBody>;
+
+/** The body with its null optional fields left out: null and absent mean the same. */
+function withoutNulls<T extends Record<string, unknown>>(
+  body: T,
+): { [K in keyof T]: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null)) as {
+    [K in keyof T]: Exclude<T[K], null>;
+  };
+}
 
 export const RefundPaymentBody = z.strictObject({
   /** Centimes; the whole remaining amount when omitted. */

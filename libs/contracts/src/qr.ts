@@ -19,7 +19,6 @@ export const QrMessages = {
   amountDecimals: 'each value in amounts must have at most 2 decimal places',
   amountCeiling: `each value in amounts must not be greater than ${MAX_QR_AMOUNT_DZD}`,
   expiresAtIso: 'expiresAt must be a valid ISO 8601 date string',
-  expiresAtZone: 'expiresAt must include a time zone designator (Z or ±hh:mm)',
   expiresAtFuture: 'expiresAt must be in the future',
   singleUseBoolean: 'singleUse must be a boolean',
 } as const;
@@ -47,17 +46,24 @@ const QrAmountDzd = z
   .refine(hasAtMostTwoDecimals, { error: QrMessages.amountDecimals });
 
 /**
- * ISO 8601 with a zone (a date alone means midnight UTC). A local date-time is refused:
- * it would mean one instant to the partner and another to us.
+ * ISO 8601: with a zone, or without one (what Python's isoformat() writes), which is read
+ * as UTC like a date alone (midnight UTC). See expiresAtInstant.
  */
-const ExpiresAt = z.string({ error: QrMessages.expiresAtIso }).superRefine((value, ctx) => {
-  if (IsoDateTimeWithZone.safeParse(value).success || IsoDate.safeParse(value).success) return;
-  const zoneMissing = IsoLocalDateTime.safeParse(value).success;
-  ctx.addIssue({
-    code: 'custom',
-    message: zoneMissing ? QrMessages.expiresAtZone : QrMessages.expiresAtIso,
-  });
-});
+const ExpiresAt = z
+  .string({ error: QrMessages.expiresAtIso })
+  .refine(
+    (value) =>
+      IsoDateTimeWithZone.safeParse(value).success ||
+      IsoLocalDateTime.safeParse(value).success ||
+      IsoDate.safeParse(value).success,
+    { error: QrMessages.expiresAtIso },
+  );
+
+/** The instant an accepted expiresAt names: a date-time without a zone is UTC. */
+export function expiresAtInstant(value: string): Date {
+  const zoned = IsoDateTimeWithZone.safeParse(value).success || IsoDate.safeParse(value).success;
+  return new Date(zoned ? value : `${value}Z`);
+}
 
 /** Body of POST /set-qr-config (amounts in DZD, as the spec has them). */
 export const SetQrConfigBody = z.strictObject({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MerchantScope } from './scope.ts';
+import { cleanText } from './validation.ts';
 
 /** The field partners branch on (spec: "Stage of a reference"). */
 export const Stage = z.enum(['locked', 'paid', 'released', 'refunded', 'not_found']);
@@ -44,7 +45,11 @@ export type StatusRecord = z.infer<typeof StatusRecord>;
 export const StatusReference = z
   .string()
   .min(1, { error: 'reference should not be empty' })
-  .max(255, { error: 'reference must be shorter than or equal to 255 characters' });
+  .max(255, { error: 'reference must be shorter than or equal to 255 characters' })
+  // A NUL or a lone surrogate cannot be looked up (Postgres refuses it): a 400, not a 500.
+  .refine(cleanText, {
+    error: 'reference must not contain control characters or broken Unicode',
+  });
 
 export const StatusReferenceRequest = MerchantScope.extend({ reference: StatusReference });
 export type StatusReferenceRequest = z.infer<typeof StatusReferenceRequest>;

@@ -32,3 +32,12 @@ export function validationMessages(issues: readonly z.core.$ZodIssue[]): string[
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Text that can be stored and echoed as sent: well-formed Unicode (no lone surrogate,
+ * which would come back as U+FFFD) and no control characters (Postgres refuses NUL).
+ */
+export const cleanText = (value: string) => value.isWellFormed() && !CONTROL.test(value);

@@ -1,5 +1,6 @@
 import {
   dzdToCentimes,
+  expiresAtInstant,
   type MerchantScope,
   type QrConfigSetRequest,
   isJsonObject,
@@ -28,7 +29,7 @@ export function parseSetQrConfig(body: unknown, now: Date): Parsed<SetQrConfigCo
   if (!parsed.success)
     return { ok: false, error: [...errors, ...validationMessages(parsed.error.issues)] };
 
-  const expiresAt = parsed.data.expiresAt ? new Date(parsed.data.expiresAt) : null;
+  const expiresAt = parsed.data.expiresAt ? expiresAtInstant(parsed.data.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) errors.push(QrMessages.expiresAtFuture);
   if (errors.length > 0) return { ok: false, error: errors };
 

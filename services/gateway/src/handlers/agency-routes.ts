@@ -1,4 +1,5 @@
 import {
+  cleanText,
   dzdToCentimes,
   isUuid,
   Language,
@@ -167,6 +168,8 @@ export async function agencyRoutes(app: FastifyInstance, deps: AgencyRoutesDeps)
 
     /** The QR code's merchant, mode and configuration, if something is to be paid. */
     async function qrOf(token: string) {
+      // A token no QR code can have (a NUL, broken Unicode) is unknown, not an outage.
+      if (token.length > 255 || !cleanText(token)) return null;
       const reply = await requestRpc(deps.nats, deps.natsPrefix, Rpc.qrConfigGet, { token }, ask);
       const merchant = await deps.accounts.findMerchant(reply.merchantId);
       if (!merchant?.active || reply.state !== 'configured' || !reply.config) return null;
@@ -202,9 +205,9 @@ export async function agencyRoutes(app: FastifyInstance, deps: AgencyRoutesDeps)
           const qr = await qrOf(request.params.token);
           if (!qr) return sendPage(reply, agencyProblemPage('nothingToPay', language));
           // The payer picks one of the configured amounts, never an amount of their own.
-          const choice = Number(
-            request.body?.get('choice') ?? (qr.config.amounts.length === 1 ? 0 : -1),
-          );
+          // The page posts a form; any other body (JSON, say) carries no choice.
+          const form = request.body instanceof URLSearchParams ? request.body : null;
+          const choice = Number(form?.get('choice') ?? (qr.config.amounts.length === 1 ? 0 : -1));
           const amount = qr.config.amounts[choice];
           if (amount === undefined) return reply.redirect(request.url, 303);
           return await start(reply, qr.terms, request.params.token, language, {
