@@ -37,7 +37,7 @@ describe('POST /set-qr-config', () => {
     const token = await stack.qrCode(merchant.id);
     const response = await stack.post(
       '/set-qr-config',
-      { token, amounts: [1500, 2500.5, 0.29], singleUse: true },
+      { token, amounts: [1500, 2500.5, 50.29], singleUse: true },
       auth(merchant.testKey),
     );
     expect(response.status).toBe(200);
@@ -49,7 +49,7 @@ describe('POST /set-qr-config', () => {
     const stored = await stack.readQr(token);
     expect(stored.state).toBe('configured');
     expect(stored.config).toMatchObject({
-      amounts: [150000, 250050, 29],
+      amounts: [150000, 250050, 5029],
       expiresAt: null,
       singleUse: true,
     });
@@ -98,7 +98,7 @@ describe('POST /set-qr-config', () => {
     // Every field is derived from i, so a row mixing two requests would be caught.
     const bodyFor = (i: number) => ({
       token,
-      amounts: [i + 1, i + 2],
+      amounts: [i + 50, i + 51],
       expiresAt: new Date(Date.UTC(2030, 0, 1) + i * 60_000).toISOString(),
       singleUse: i % 2 === 0,
     });
@@ -113,7 +113,7 @@ describe('POST /set-qr-config', () => {
     expect(statuses.every((status) => status === 200)).toBe(true);
 
     const stored = await stack.readQr(token);
-    const winner = stored.config!.amounts[0]! / 100 - 1;
+    const winner = stored.config!.amounts[0]! / 100 - 50;
     const expected = bodyFor(winner);
     expect(stored.config).toMatchObject({
       amounts: [expected.amounts[0]! * 100, expected.amounts[1]! * 100],
@@ -131,12 +131,12 @@ describe('POST /set-qr-config', () => {
     const post = (body: unknown) => stack.post('/set-qr-config', body, auth(merchant.testKey));
 
     it('token must be a string', async () => {
-      await expectValidation(await post({ token: 12, amounts: [1], singleUse: true }), [
+      await expectValidation(await post({ token: 12, amounts: [50], singleUse: true }), [
         'token must be a string',
       ]);
     });
     it('token should not be empty', async () => {
-      await expectValidation(await post({ token: '', amounts: [1], singleUse: true }), [
+      await expectValidation(await post({ token: '', amounts: [50], singleUse: true }), [
         'token should not be empty',
       ]);
     });
@@ -147,12 +147,12 @@ describe('POST /set-qr-config', () => {
     });
     it('expiresAt must be a valid ISO 8601 date string', async () => {
       await expectValidation(
-        await post({ token, amounts: [1], expiresAt: '31/12/2030', singleUse: true }),
+        await post({ token, amounts: [50], expiresAt: '31/12/2030', singleUse: true }),
         ['expiresAt must be a valid ISO 8601 date string'],
       );
     });
     it('singleUse must be a boolean', async () => {
-      await expectValidation(await post({ token, amounts: [1], singleUse: 'true' }), [
+      await expectValidation(await post({ token, amounts: [50], singleUse: 'true' }), [
         'singleUse must be a boolean',
       ]);
     });
@@ -169,7 +169,7 @@ describe('POST /set-qr-config', () => {
     });
     it('expiresAt in the past is refused', async () => {
       await expectValidation(
-        await post({ token, amounts: [1], expiresAt: '2020-01-01T00:00:00Z', singleUse: true }),
+        await post({ token, amounts: [50], expiresAt: '2020-01-01T00:00:00Z', singleUse: true }),
         ['expiresAt must be in the future'],
       );
     });
@@ -205,7 +205,7 @@ describe('POST /set-qr-config', () => {
       await expectValidation(response, ['Content-Type must be application/json']);
     });
     it('a token with control characters is a 400, not a database error', async () => {
-      await expectValidation(await post({ token: 'QR\u0000X', amounts: [1], singleUse: true }), [
+      await expectValidation(await post({ token: 'QR\u0000X', amounts: [50], singleUse: true }), [
         'token must not contain control characters',
       ]);
       const unset = await stack.post(
@@ -244,7 +244,7 @@ describe('POST /set-qr-config', () => {
       );
     });
     it('a body over 64 KB is a 400 in the same shape', async () => {
-      const huge = { token, amounts: [1], singleUse: true, pad: 'x'.repeat(70_000) };
+      const huge = { token, amounts: [50], singleUse: true, pad: 'x'.repeat(70_000) };
       await expectValidation(await post(huge), ['request body is too large']);
     });
   });
@@ -252,7 +252,7 @@ describe('POST /set-qr-config', () => {
   it('404 QR_CODE404_NOT_FOUND with details.token for an unknown token', async () => {
     const response = await stack.post(
       '/set-qr-config',
-      { token: 'QR-DOES-NOT-EXIST', amounts: [1], singleUse: false },
+      { token: 'QR-DOES-NOT-EXIST', amounts: [50], singleUse: false },
       auth(merchant.testKey),
     );
     const body = await expectStandard(response, 404, 'QR_CODE404_NOT_FOUND');
@@ -273,7 +273,7 @@ describe('POST /set-qr-config', () => {
     const token = await stack.qrCode(other.id);
     const response = await stack.post(
       '/set-qr-config',
-      { token, amounts: [1], singleUse: false },
+      { token, amounts: [50], singleUse: false },
       auth(merchant.testKey),
     );
     const body = await expectStandard(response, 404, 'QR_CODE404_NOT_FOUND');
@@ -283,7 +283,7 @@ describe('POST /set-qr-config', () => {
 
   it("keeps modes apart: a test key cannot configure the merchant's live QR code", async () => {
     const token = await stack.qrCode(merchant.id, 'live');
-    const body = { token, amounts: [1], singleUse: false };
+    const body = { token, amounts: [50], singleUse: false };
     await expectStandard(
       await stack.post('/set-qr-config', body, auth(merchant.testKey)),
       404,
@@ -298,7 +298,7 @@ describe('POST /un-set-qr-config', () => {
     const token = await stack.qrCode(merchant.id);
     await stack.post(
       '/set-qr-config',
-      { token, amounts: [10], singleUse: true },
+      { token, amounts: [60], singleUse: true },
       auth(merchant.testKey),
     );
     const response = await stack.post('/un-set-qr-config', { token }, auth(merchant.testKey));
@@ -336,7 +336,7 @@ describe('POST /un-set-qr-config', () => {
     const token = await stack.qrCode(other.id);
     await stack.post(
       '/set-qr-config',
-      { token, amounts: [10], singleUse: true },
+      { token, amounts: [60], singleUse: true },
       auth(other.testKey),
     );
     await expectStandard(
@@ -349,7 +349,7 @@ describe('POST /un-set-qr-config', () => {
 });
 
 describe('401 AUTH401_UNAUTHORIZED_ACCESS', () => {
-  const body = { token: 'QR1', amounts: [1], singleUse: false };
+  const body = { token: 'QR1', amounts: [50], singleUse: false };
 
   it.each([
     ['a missing key', {}],
@@ -397,7 +397,7 @@ describe('401 AUTH401_UNAUTHORIZED_ACCESS', () => {
   it("for a revoked key, while the merchant's other key still works", async () => {
     const revoked = await stack.merchant('Revoked key merchant');
     const token = await stack.qrCode(revoked.id);
-    const ok = { token, amounts: [1], singleUse: false };
+    const ok = { token, amounts: [50], singleUse: false };
     expect((await stack.post('/set-qr-config', ok, auth(revoked.testKey))).status).toBe(200);
 
     await accountsRepository(stack.gateway.runtime.sql).revokeKey(revoked.keyIds[0]!);
@@ -417,7 +417,7 @@ describe('401 AUTH401_UNAUTHORIZED_ACCESS', () => {
   it('for a deactivated merchant, and access returns on reactivation', async () => {
     const inactive = await stack.merchant('Deactivated merchant');
     const token = await stack.qrCode(inactive.id);
-    const ok = { token, amounts: [1], singleUse: false };
+    const ok = { token, amounts: [50], singleUse: false };
     const accounts = accountsRepository(stack.gateway.runtime.sql);
     expect((await stack.post('/set-qr-config', ok, auth(inactive.testKey))).status).toBe(200);
 

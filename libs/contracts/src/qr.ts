@@ -18,6 +18,9 @@ export const QrMessages = {
   amountPositive: 'each value in amounts must be a positive number',
   amountDecimals: 'each value in amounts must have at most 2 decimal places',
   amountCeiling: `each value in amounts must not be greater than ${MAX_QR_AMOUNT_DZD}`,
+  /** An amount this merchant could never be paid: its payable range, in centimes. */
+  amountRange: (minCentimes: number, maxCentimes: number) =>
+    `each value in amounts must be between ${minCentimes / 100} and ${maxCentimes / 100} (the merchant's payable range in DZD)`,
   expiresAtIso: 'expiresAt must be a valid ISO 8601 date string',
   expiresAtFuture: 'expiresAt must be in the future',
   singleUseBoolean: 'singleUse must be a boolean',

@@ -3,34 +3,48 @@ import { parseSetQrConfig, parseUnsetQrConfig } from '../src/domain/qr-request.t
 
 const now = new Date('2026-11-21T12:00:00.000Z');
 const valid = { token: 'QR1', amounts: [1500, 2500.5], singleUse: true };
+// The merchant's payable range in centimes: 50 DZD to 100 000 DZD.
+const range = { minAmount: 5_000, maxAmount: 10_000_000 };
 
 const errorsOf = (body: unknown) => {
-  const result = parseSetQrConfig(body, now);
+  const result = parseSetQrConfig(body, now, range);
   return result.ok ? [] : result.error;
 };
 
 describe('parseSetQrConfig', () => {
   it('turns DZD amounts into integer centimes and a missing expiry into null', () => {
-    expect(parseSetQrConfig(valid, now)).toEqual({
+    expect(parseSetQrConfig(valid, now, range)).toEqual({
       ok: true,
       value: { token: 'QR1', amounts: [150000, 250050], expiresAt: null, singleUse: true },
     });
   });
 
   it('normalises the expiry to UTC', () => {
-    const result = parseSetQrConfig({ ...valid, expiresAt: '2026-11-22T10:00:00+01:00' }, now);
+    const result = parseSetQrConfig(
+      { ...valid, expiresAt: '2026-11-22T10:00:00+01:00' },
+      now,
+      range,
+    );
     expect(result.ok && result.value.expiresAt).toBe('2026-11-22T09:00:00.000Z');
   });
 
   it('accepts a null expiry and a date-only expiry', () => {
-    expect(parseSetQrConfig({ ...valid, expiresAt: null }, now).ok).toBe(true);
-    const dateOnly = parseSetQrConfig({ ...valid, expiresAt: '2026-12-01' }, now);
+    expect(parseSetQrConfig({ ...valid, expiresAt: null }, now, range).ok).toBe(true);
+    const dateOnly = parseSetQrConfig({ ...valid, expiresAt: '2026-12-01' }, now, range);
     expect(dateOnly.ok && dateOnly.value.expiresAt).toBe('2026-12-01T00:00:00.000Z');
+  });
+
+  it('refuses an amount the merchant could never be paid, naming its range', () => {
+    expect(errorsOf({ ...valid, amounts: [1500, 49.99] })).toEqual([
+      "each value in amounts must be between 50 and 100000 (the merchant's payable range in DZD)",
+    ]);
+    expect(errorsOf({ ...valid, amounts: [100_000.01] })).toHaveLength(1);
+    expect(errorsOf({ ...valid, amounts: [50, 100_000] })).toEqual([]);
   });
 
   it('reads a date-time without a zone (Python isoformat) as UTC', () => {
     for (const expiresAt of ['2030-12-31T23:00:00', '2030-12-31T23:00:00.250']) {
-      const result = parseSetQrConfig({ ...valid, expiresAt }, now);
+      const result = parseSetQrConfig({ ...valid, expiresAt }, now, range);
       expect(result.ok && result.value.expiresAt).toBe(
         `${expiresAt.slice(0, 19)}${expiresAt.length > 19 ? '.250' : '.000'}Z`,
       );

@@ -22,7 +22,12 @@ const NOT_AN_OBJECT = 'request body must be a JSON object';
  * qr-config carries out: amounts in integer centimes, expiry in UTC. `now` decides
  * whether the expiry lies in the future.
  */
-export function parseSetQrConfig(body: unknown, now: Date): Parsed<SetQrConfigCommand> {
+export function parseSetQrConfig(
+  body: unknown,
+  now: Date,
+  /** The merchant's payable range, in centimes: an amount outside it could never be paid. */
+  range: { minAmount: number; maxAmount: number },
+): Parsed<SetQrConfigCommand> {
   const errors: string[] = isJsonObject(body ?? {}) ? [] : [NOT_AN_OBJECT];
   const input = isJsonObject(body) ? body : {};
   const parsed = SetQrConfigBody.safeParse(input, { reportInput: true });
@@ -31,13 +36,17 @@ export function parseSetQrConfig(body: unknown, now: Date): Parsed<SetQrConfigCo
 
   const expiresAt = parsed.data.expiresAt ? expiresAtInstant(parsed.data.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= now.getTime()) errors.push(QrMessages.expiresAtFuture);
+  const amounts = parsed.data.amounts.map(dzdToCentimes);
+  if (amounts.some((amount) => amount < range.minAmount || amount > range.maxAmount)) {
+    errors.push(QrMessages.amountRange(range.minAmount, range.maxAmount));
+  }
   if (errors.length > 0) return { ok: false, error: errors };
 
   return {
     ok: true,
     value: {
       token: parsed.data.token,
-      amounts: parsed.data.amounts.map(dzdToCentimes),
+      amounts,
       expiresAt: expiresAt?.toISOString() ?? null,
       singleUse: parsed.data.singleUse,
     },

@@ -25,8 +25,8 @@ export function qrRoutes(app: FastifyInstance, deps: QrRoutesDeps): void {
   const rpcOptions = { timeoutMs: deps.serviceTimeoutMs };
 
   app.post('/set-qr-config', routeOptions, async (request) => {
-    const { scope } = authOf(request);
-    const parsed = parseSetQrConfig(request.body, deps.clock());
+    const { scope, merchant } = authOf(request);
+    const parsed = parseSetQrConfig(request.body, deps.clock(), merchant);
     if (!parsed.ok) throw new ValidationFailure(parsed.error);
     await requestRpc(
       deps.nats,

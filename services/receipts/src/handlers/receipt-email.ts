@@ -52,14 +52,12 @@ async function sendReceiptEmail(
     language,
   };
 
-  const taken = await deps.limit
-    .take(merchant.merchantId, merchant.emailsPerHour)
-    .catch((error: unknown) => {
-      throw new AppError('SERVICE503_UNAVAILABLE', 'receipt limit unavailable, retry later', {
-        details: { reason: 'redis' },
-        cause: error,
-      });
+  const taken = await deps.limit.take(merchant, merchant.emailsPerHour).catch((error: unknown) => {
+    throw new AppError('SERVICE503_UNAVAILABLE', 'receipt limit unavailable, retry later', {
+      details: { reason: 'redis' },
+      cause: error,
     });
+  });
   if (!taken.ok) {
     await deps.sends.begin({ ...logged, outcome: 'limited' });
     throw new AppError(
@@ -73,7 +71,7 @@ async function sendReceiptEmail(
   try {
     sendId = await deps.sends.begin({ ...logged, outcome: 'sending' });
   } catch (error) {
-    await deps.limit.giveBack(merchant.merchantId, merchant.emailsPerHour);
+    await deps.limit.giveBack(merchant, merchant.emailsPerHour);
     throw error;
   }
   const receipt = renderReceipt(payment, merchant.name, language);
@@ -88,7 +86,7 @@ async function sendReceiptEmail(
       .catch((err: unknown) => deps.logger.error({ err, sendId }, 'receipt sent, log not updated'));
   } catch (error) {
     if (!(error instanceof MailFailedError)) throw error;
-    await deps.limit.giveBack(merchant.merchantId, merchant.emailsPerHour);
+    await deps.limit.giveBack(merchant, merchant.emailsPerHour);
     await deps.sends.finish(sendId, 'refused', {
       response: withoutAddress(error.message, request.email),
     });
