@@ -121,6 +121,10 @@ export function consumerProgressWatch(options: {
         onStall: (reattach) => entry.reattach.push(reattach),
       };
     },
+    /** Every consumer watched, as registered. */
+    watched(): { stream: string; name: string; consumer: Consumer }[] {
+      return [...entries.values()];
+    },
     /** Checks every consumer now (the timer does it every `checkEveryMs`). */
     check: checkAll,
     states(): ConsumerState[] {

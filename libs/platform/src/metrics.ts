@@ -14,7 +14,6 @@ export function platformMetrics(
   registry: Registry,
   options: { consumerStallMs?: number; logger?: Logger } = {},
 ) {
-  const consumers = new Map<string, { stream: string; consumer: Consumer }>();
   const outboxes = new Set<Sql>();
   const stallAfterMs = options.consumerStallMs ?? 30_000;
   const progress = consumerProgressWatch({
@@ -37,7 +36,7 @@ export function platformMetrics(
     registers: [registry],
     async collect() {
       this.reset();
-      for (const { stream, consumer } of consumers.values()) {
+      for (const { stream, consumer } of progress.watched()) {
         const info = await consumer.info().catch(() => null);
         if (info) {
           this.set({ stream, consumer: info.name }, info.num_pending + info.num_ack_pending);
@@ -82,7 +81,6 @@ export function platformMetrics(
      * reader finds the answer with progressOf(consumer).
      */
     watchConsumer(stream: string, durable: string, consumer: Consumer): ConsumerProgress {
-      consumers.set(`${stream}/${durable}`, { stream, consumer });
       const watched = progress.watch(stream, durable, consumer);
       bindProgress(consumer, watched);
       return watched;

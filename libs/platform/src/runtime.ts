@@ -6,6 +6,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { connectNats, type NatsConnection } from './nats.ts';
 import { bindMetrics, platformMetrics } from './metrics.ts';
 import { createMetricsRegistry, startOpsServer, type OpsServer } from './ops-server.ts';
+import { startPruner, type PruneTask } from './pruner.ts';
 import { connectRedis } from './redis.ts';
 import { startTelemetry } from './telemetry.ts';
 
@@ -37,6 +38,11 @@ export interface Runtime<C extends BaseEnv> {
   readonly ops: OpsServer;
   /** Registers a step that stops taking work (HTTP listener, RPC subscription). */
   onStop(step: () => Promise<void>): void;
+  /**
+   * Prunes what has aged out, every PRUNE_INTERVAL_MS in small batches; stops first
+   * when the service stops.
+   */
+  prune(tasks: PruneTask[]): void;
   /** Graceful shutdown: stop intake, finish what was taken, then close connections. */
   stop(): Promise<void>;
 }
@@ -102,6 +108,10 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
     redis,
     ops,
     onStop: (step) => intake.push(step),
+    prune(tasks) {
+      const pruner = startPruner({ tasks, logger, intervalMs: config.PRUNE_INTERVAL_MS });
+      intake.unshift(() => pruner.stop());
+    },
     stop: () => (stopping ??= shutdown()),
   };
 

@@ -3,7 +3,6 @@ import {
   deployedStream,
   ensureStream,
   outboxPruneTask,
-  startPruner,
   startOutboxRelay,
   startRuntime,
   type Runtime,
@@ -120,21 +119,16 @@ export async function startPayments(
     intervalMs: config.RELAY_INTERVAL_MS,
   });
 
-  const pruner = startPruner({
-    tasks: [
-      outboxPruneTask(sql, config.OUTBOX_RETENTION_MS),
-      {
-        name: 'idempotency keys',
-        prune: (limit) => keys.forget(new Date(clock().getTime() - IDEMPOTENCY_KEY_TTL_MS), limit),
-      },
-    ],
-    logger,
-    intervalMs: config.PRUNE_INTERVAL_MS,
-  });
+  runtime.prune([
+    outboxPruneTask(sql, config.OUTBOX_RETENTION_MS),
+    {
+      name: 'idempotency keys',
+      prune: (limit) => keys.forget(new Date(clock().getTime() - IDEMPOTENCY_KEY_TTL_MS), limit),
+    },
+  ]);
 
   runtime.onStop(async () => {
     await Promise.all(servers.map((server) => server.stop()));
-    await pruner.stop();
     await sweeper.stop();
     await relay.flush();
     await relay.stop();

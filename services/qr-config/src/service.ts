@@ -2,7 +2,6 @@ import { Streams } from '@dzpay/contracts';
 import {
   deployedStream,
   processedEventsPruneTask,
-  startPruner,
   startRuntime,
   type Runtime,
 } from '@dzpay/platform';
@@ -45,12 +44,7 @@ export async function startQrConfig(
     stream: deployedStream(Streams.payments, runtime.config),
   });
   runtime.onStop(() => paymentEvents.stop());
-  const pruner = startPruner({
-    tasks: [processedEventsPruneTask(runtime.sql, runtime.config.DEDUP_RETENTION_MS)],
-    logger: runtime.logger,
-    intervalMs: runtime.config.PRUNE_INTERVAL_MS,
-  });
-  runtime.onStop(() => pruner.stop());
+  runtime.prune([processedEventsPruneTask(runtime.sql, runtime.config.DEDUP_RETENTION_MS)]);
   runtime.ops.markReady();
   return runtime;
 }

@@ -2,7 +2,6 @@ import { Streams } from '@dzpay/contracts';
 import {
   deployedStream,
   processedEventsPruneTask,
-  startPruner,
   startRuntime,
   type Runtime,
   type StreamSpec,
@@ -78,14 +77,9 @@ export async function startStatus(
     logger,
   });
 
-  const pruner = startPruner({
-    tasks: [processedEventsPruneTask(sql, config.DEDUP_RETENTION_MS)],
-    logger,
-    intervalMs: config.PRUNE_INTERVAL_MS,
-  });
+  runtime.prune([processedEventsPruneTask(sql, config.DEDUP_RETENTION_MS)]);
 
   runtime.onStop(async () => {
-    await pruner.stop();
     await Promise.all([server.stop(), ...projections.map((p) => p.stop())]);
   });
   runtime.ops.markReady();

@@ -3,7 +3,6 @@ import {
   deployedStream,
   ensureStream,
   outboxPruneTask,
-  startPruner,
   secretsKey,
   startOutboxRelay,
   startRuntime,
@@ -108,20 +107,15 @@ export async function startWebhookDispatcher(
     intervalMs: config.RELAY_INTERVAL_MS,
   });
 
-  const pruner = startPruner({
-    tasks: [
-      outboxPruneTask(sql, config.OUTBOX_RETENTION_MS),
-      {
-        name: 'finished deliveries',
-        prune: (limit) => repository.pruneFinished(config.DEDUP_RETENTION_MS, limit),
-      },
-    ],
-    logger,
-    intervalMs: config.PRUNE_INTERVAL_MS,
-  });
+  runtime.prune([
+    outboxPruneTask(sql, config.OUTBOX_RETENTION_MS),
+    {
+      name: 'finished deliveries',
+      prune: (limit) => repository.pruneFinished(config.DEDUP_RETENTION_MS, limit),
+    },
+  ]);
 
   runtime.onStop(async () => {
-    await pruner.stop();
     // No more merchant API requests (those taken are answered first).
     await Promise.all(rpcServers.map((server) => server.stop()));
     // No new deliveries, no new attempts; attempts in flight are handed back.
