@@ -286,21 +286,21 @@ describe('docker-compose.yml', () => {
     );
   });
 
-  it('gives the gateway and webhook-dispatcher one development SECRETS_KEY, for local development only', () => {
+  it('gives the gateway, payments and webhook-dispatcher one development SECRETS_KEY, for local development only', () => {
     const key = environment('gateway').SECRETS_KEY;
     expect(key, 'gateway: SECRETS_KEY').toBeDefined();
     expect(secretsKey(key!)).toHaveLength(32);
     // The dispatcher opens the partner secrets the gateway sealed: the same key.
-    expect(environment('webhook-dispatcher').SECRETS_KEY, 'webhook-dispatcher: SECRETS_KEY').toBe(
-      key,
-    );
+    for (const holder of ['payments', 'webhook-dispatcher']) {
+      expect(environment(holder).SECRETS_KEY, `${holder}: SECRETS_KEY`).toBe(key);
+    }
     for (const name of Object.keys(services)) {
-      if (name === 'gateway' || name === 'webhook-dispatcher') continue;
+      if (['gateway', 'payments', 'webhook-dispatcher'].includes(name)) continue;
       expect(environment(name), `${name}: SECRETS_KEY`).not.toHaveProperty('SECRETS_KEY');
     }
     const lines = readText(new URL('docker-compose.yml', root)).split('\n');
     const at = lines.flatMap((line, i) => (/^\s*SECRETS_KEY:/.test(line) ? [i] : []));
-    expect(at, 'SECRETS_KEY lines').toHaveLength(2);
+    expect(at, 'SECRETS_KEY lines').toHaveLength(3);
     for (const line of at) {
       const comment: string[] = [];
       for (let i = line - 1; i >= 0 && /^\s*#/.test(lines[i]!); i--) comment.unshift(lines[i]!);
@@ -749,7 +749,7 @@ describe('deploy/base', () => {
     expect(Object.keys(infra.payments!), 'payments uses Redis').toContain('redis');
 
     // The gateway seals partner secrets; webhook-dispatcher opens them to sign webhooks.
-    const keyHolders = ['gateway', 'webhook-dispatcher'];
+    const keyHolders = ['gateway', 'payments', 'webhook-dispatcher'];
     for (const name of keyHolders) {
       const key = entryOf(name, 'SECRETS_KEY');
       expect(key?.value, `${name}: SECRETS_KEY in plain text`).toBeUndefined();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { dzpayClient, type DzpayClient } from '@dzpay/client';
 import { Rpc, type Mode, type QrConfigGetReply } from '@dzpay/contracts';
 import { requestRpc, type BaseEnv, type Runtime } from '@dzpay/platform';
@@ -84,6 +85,8 @@ export async function startStack(
           ...infra.env,
           PUBLIC_BASE_URL: publicBaseUrl,
           CARDNET_TEST_URL: sandbox.url,
+          // The gateway's key when a test gives one: payments opens what the gateway sealed.
+          SECRETS_KEY: env.SECRETS_KEY ?? randomBytes(32).toString('base64'),
           ...(typeof options.withPayments === 'object' ? options.withPayments : {}),
         },
         { handleSignals: false },

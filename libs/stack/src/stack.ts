@@ -41,7 +41,7 @@ export interface StackLinks {
   gatewayUrl: string;
   /** The card network (the sandbox) payments calls for test keys. */
   sandboxUrl: string;
-  /** Seals partner secrets: the CLI and the gateway seal, the gateway and the dispatcher open. */
+  /** Seals partner secrets: the CLI and the gateway seal, the gateway, payments and the dispatcher open. */
   secretsKey: string;
   /** The mail server receipts go to. */
   smtp?: { host: string; port: number };
@@ -51,7 +51,11 @@ export interface StackLinks {
 export function linkEnv(name: ServiceName, links: StackLinks): Record<string, string> {
   switch (name) {
     case 'payments':
-      return { PUBLIC_BASE_URL: links.gatewayUrl, CARDNET_TEST_URL: links.sandboxUrl };
+      return {
+        PUBLIC_BASE_URL: links.gatewayUrl,
+        CARDNET_TEST_URL: links.sandboxUrl,
+        SECRETS_KEY: links.secretsKey,
+      };
     case 'gateway':
       return { PUBLIC_BASE_URL: links.gatewayUrl, SECRETS_KEY: links.secretsKey };
     case 'webhook-dispatcher':

@@ -7,6 +7,14 @@ export const PaymentsEnv = BaseEnv.extend({
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
   /** Card network for test keys: the sandbox (services/cardnet-sandbox). */
   CARDNET_TEST_URL: z.url().default('http://127.0.0.1:8600'),
+  /**
+   * base64 of 32 bytes, the gateway's key: opens the partner secrets the gateway sealed
+   * into the directory (product lookups) and seals what payments keeps of a checkout
+   * token (an idempotent registration's replay).
+   */
+  SECRETS_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes, base64'),
   CARDNET_TEST_USERNAME: z.string().default('sandbox'),
   CARDNET_TEST_PASSWORD: z.string().default('sandbox'),
   /** Card network for live keys: the SATIM API. Unset, live payments fail to register (502). */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { sandboxControl, type SandboxControl } from '@dzpay/cardnet-sandbox/control';
 import { startSandbox, type Sandbox } from '@dzpay/cardnet-sandbox/service';
 import { Rpc, type MerchantTerms, type PaymentView } from '@dzpay/contracts';
@@ -73,6 +73,7 @@ export async function startPaymentsHarness(
     {
       ...infra.env,
       CARDNET_TEST_URL: sandbox.url,
+      SECRETS_KEY: randomBytes(32).toString('base64'),
       PUBLIC_BASE_URL: 'http://127.0.0.1:9',
       ...env,
     },
