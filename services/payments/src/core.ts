@@ -1,4 +1,4 @@
-import type { Logger, Sql } from '@dzpay/platform';
+import { secretsKey, type Logger, type Sql } from '@dzpay/platform';
 import type { CardNetwork } from './adapters/cardnet/card-network.ts';
 import { idempotencyRepository } from './adapters/idempotency-repository.ts';
 import { paymentsRepository } from './adapters/payments-repository.ts';
@@ -19,14 +19,17 @@ export function paymentsCore(deps: {
   sql: Sql;
   logger: Logger;
   cardNetworks: Record<'test' | 'live', CardNetwork>;
-  config: Pick<PaymentsEnv, 'SETTLE_LEASE_MS' | 'IDEMPOTENCY_LEASE_MS' | 'REFUND_QUIET_MS'>;
+  config: Pick<
+    PaymentsEnv,
+    'SETTLE_LEASE_MS' | 'IDEMPOTENCY_LEASE_MS' | 'REFUND_QUIET_MS' | 'SECRETS_KEY'
+  >;
   clock?: () => Date;
 }) {
   const { sql, logger, cardNetworks, config } = deps;
   const clock = deps.clock ?? (() => new Date());
   const repository = paymentsRepository(sql, clock);
   const refunds = refundsRepository(sql, clock);
-  const keys = idempotencyRepository(sql);
+  const keys = idempotencyRepository(sql, secretsKey(config.SECRETS_KEY));
   const withSettlement = settlementRunner({ repository, logger, leaseMs: config.SETTLE_LEASE_MS });
   const executor = refundExecutor({
     refunds,

@@ -181,7 +181,11 @@ export async function startPaymentsHarness(
         sql: db,
         logger: runtime.logger,
         cardNetworks: { test: network, live: network },
-        config: { ...CORE_CONFIG, REFUND_QUIET_MS: options.refundQuietMs ?? 30_000 },
+        config: {
+          ...CORE_CONFIG,
+          SECRETS_KEY: runtime.config.SECRETS_KEY,
+          REFUND_QUIET_MS: options.refundQuietMs ?? 30_000,
+        },
         ...(options.clock ? { clock: options.clock } : {}),
       });
     },

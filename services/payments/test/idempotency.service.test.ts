@@ -85,6 +85,25 @@ describe('an Idempotency-Key', () => {
     expect(refunded.status).toBe('refunded');
   });
 
+  it('keeps its answer sealed: no checkout token at rest, the same token replayed, a moved answer does not open', async () => {
+    const registered = await h.register('ORDER-SEALED', 150_000, 'key-sealed');
+    const [row] = await h.db<{ text: string; sealed: Buffer | null }[]>`
+      select k::text as text, response_sealed as sealed from idempotency_keys k
+      where key = 'key-sealed'`;
+    expect(row!.sealed).not.toBeNull();
+    // Neither the token nor its checkout URL, in any column.
+    expect(row!.text).not.toContain(registered.checkoutToken);
+    expect(row!.sealed!.toString('latin1')).not.toContain(registered.checkoutToken);
+    expect(await h.register('ORDER-SEALED', 150_000, 'key-sealed')).toEqual(registered);
+
+    // Another key's row with this sealed answer copied in: it is bound to its key.
+    const other = await h.register('ORDER-OTHER', 150_000, 'key-other');
+    expect(other.checkoutToken).not.toBe(registered.checkoutToken);
+    await h.db`update idempotency_keys set response_sealed = ${row!.sealed}
+               where key = 'key-other'`;
+    expect(await codeOf(h.register('ORDER-OTHER', 150_000, 'key-other'))).toBe('INTERNAL500_ERROR');
+  });
+
   it('is forgotten after 24 hours in small batches, unless its request still runs', async () => {
     const [first, second, third] = [
       await h.register('ORDER-OLD-1', 150_000, 'key-old-1'),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MerchantScope } from '@dzpay/contracts';
-import type { Sql } from '@dzpay/platform';
+import { openSecret, sealSecret, type Sql } from '@dzpay/platform';
 
 /** What an Idempotency-Key's claim found. */
 export type Claim =
@@ -9,13 +9,26 @@ export type Claim =
   | { kind: 'mismatch' }
   | { kind: 'in-progress' };
 
+/** The answer a request left for its key's retries: a value, or a definite error. */
+export type StoredAnswer =
+  | { ok: true; value: unknown }
+  | { ok: false; error: { code: string; message: string; details?: unknown } };
+
 /**
  * Idempotency keys (table idempotency_keys). A request that runs a key holds a lease on
  * it and renews it while it runs; a retry takes the key over only when the lease ran
  * out: its first request stopped without an answer worth replaying, or its process died.
+ *
+ * The answer to replay is kept sealed under `secretsKey` (a registration's answer holds
+ * the checkout token, stored nowhere else but hashed); `response` keeps only its outcome.
  */
-export function idempotencyRepository(sql: Sql) {
+export function idempotencyRepository(sql: Sql, secretsKey: Buffer) {
   const until = (leaseMs: number) => sql`now() + ${leaseMs} * interval '1 millisecond'`;
+  // Bound to its key: a sealed answer copied to another row does not open.
+  const ownerOf = (scope: MerchantScope, key: string) =>
+    `idempotency:${scope.merchantId}:${scope.mode}:${key}`;
+  const outcomeOf = (answer: StoredAnswer) =>
+    answer.ok ? { ok: true } : { ok: false, code: answer.error.code };
 
   return {
     /**
@@ -39,14 +52,18 @@ export function idempotencyRepository(sql: Sql) {
             and (idempotency_keys.lease_until is null or idempotency_keys.lease_until < now())
         returning key`;
       if (taken.length === 1) return { kind: 'claimed', owner };
-      const [row] = await sql<{ fingerprint: string; response: unknown }[]>`
-        select fingerprint, response from idempotency_keys
+      const [row] = await sql<
+        { fingerprint: string; response: unknown; response_sealed: Buffer | null }[]
+      >`
+        select fingerprint, response, response_sealed from idempotency_keys
         where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and key = ${key}`;
       if (!row) return { kind: 'in-progress' };
       if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
-      return row.response === null
-        ? { kind: 'in-progress' }
-        : { kind: 'replay', response: row.response };
+      if (row.response === null) return { kind: 'in-progress' };
+      // Rows from before migration 007 hold their answer in clear until forgotten.
+      if (row.response_sealed === null) return { kind: 'replay', response: row.response };
+      const opened = openSecret(row.response_sealed, secretsKey, ownerOf(scope, key));
+      return { kind: 'replay', response: JSON.parse(opened) as unknown };
     },
 
     /** Extends the lease of a key this request runs; false when it is not its own any more. */
@@ -59,10 +76,13 @@ export function idempotencyRepository(sql: Sql) {
       return rows.length === 1;
     },
 
-    /** Stores the answer to replay; only the request that holds the key may. */
-    async store(scope: MerchantScope, key: string, owner: string, response: unknown) {
+    /** Stores the answer to replay, sealed; only the request that holds the key may. */
+    async store(scope: MerchantScope, key: string, owner: string, answer: StoredAnswer) {
+      const sealed = sealSecret(JSON.stringify(answer), secretsKey, ownerOf(scope, key));
       await sql`
-        update idempotency_keys set response = ${sql.json(response as never)}, lease_until = null
+        update idempotency_keys
+        set response = ${sql.json(outcomeOf(answer))}, response_sealed = ${sealed},
+            lease_until = null
         where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and key = ${key}
           and owner = ${owner}`;
     },
