@@ -6,6 +6,8 @@ export { freePort } from '@dzpay/testkit/processes';
 
 export interface NodeProcess {
   readonly name: string;
+  /** The process id, for reading its CPU time from /proc. */
+  readonly pid: number;
   /** Why the process ended on its own after it was ready, if it did. */
   failure(): string | undefined;
   /** SIGTERM, then SIGKILL if the process has not exited after `graceMs`. */
@@ -54,7 +56,8 @@ export async function startNode(
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${name} exited before it was ready`);
     try {
-      if ((await fetch(readyUrl)).ok) return { name, stop, failure: () => failure };
+      if ((await fetch(readyUrl)).ok)
+        return { name, pid: child.pid!, stop, failure: () => failure };
     } catch {
       // not listening yet
     }

@@ -7,7 +7,9 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connectNats, connectPostgres, type NatsConnection } from '@dzpay/platform';
 import { entryOf, linkEnv, SANDBOX, type ServiceName, type StackLinks } from '@dzpay/stack';
 import autocannon from 'autocannon';
+import { startCpuProbe } from './cpu.ts';
 import { freePort, startNode, type NodeProcess } from './processes.ts';
+import { measureRedisDown, type Measured, type RedisDownRow } from './redis-down.ts';
 import {
   measureEventLag,
   measurePaymentLag,
@@ -25,8 +27,10 @@ import {
 
 // `pnpm bench`: a bare Fastify hello-world against POST /set-qr-config, payment
 // registration and the payment status query through the real gateway, services, NATS
-// and Postgres, the status projection's lag, and webhook deliveries to a local partner,
-// on this machine, in one run. See docs/benchmarks.md.
+// and Postgres, the status projection's lag, webhook deliveries to a local partner, and
+// the status query and set-qr-config with the gateway's Redis up and then killed, on
+// this machine, in one run. BENCH_ONLY=redis-down runs the last alone. See
+// docs/benchmarks.md.
 
 const env = process.env;
 const seconds = positiveInt('BENCH_SECONDS', 10);
@@ -39,6 +43,7 @@ const lagGapMs = positiveInt('BENCH_LAG_GAP_MS', 5);
 const webhookEvents = positiveInt('BENCH_WEBHOOK_EVENTS', 3_000);
 const webhookWarmup = positiveInt('BENCH_WEBHOOK_WARMUP', 300);
 const webhookConcurrency = positiveInt('BENCH_WEBHOOK_CONCURRENCY', 64);
+const only = benchOnly();
 const TARGET_RATIO = 0.25;
 const TARGET_STATUS_RATIO = 0.35;
 const TARGET_LAG_P99_MS = 50;
@@ -60,6 +65,13 @@ const serviceEnv = {
   REDIS_PREFIX: `bench:${id}:`,
   OPS_HOST: '127.0.0.1',
   LOG_LEVEL: 'warn',
+};
+
+/** Every bench gateway: limiters that count but never refuse. */
+const GATEWAY_ENV = {
+  HTTP_HOST: '127.0.0.1',
+  RATE_LIMIT_PER_MINUTE: '100000000',
+  STATUS_RATE_LIMIT_PER_MINUTE: '100000000',
 };
 
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
@@ -106,115 +118,130 @@ try {
     ),
   );
   children.push(await startService('payments'));
-  children.push(await startService('status'));
+  const statusService = await startService('status');
+  children.push(statusService);
   // The gateway opens the product partner's secret for the full-path lag (/pay pages).
-  const gateway = await startService('gateway', {
-    HTTP_PORT: String(httpPort),
-    HTTP_HOST: '127.0.0.1',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    STATUS_RATE_LIMIT_PER_MINUTE: '100000000',
-  });
+  const gateway = await startService('gateway', { HTTP_PORT: String(httpPort), ...GATEWAY_ENV });
   children.push(gateway);
 
   const { merchantId, key, tokens } = await seed();
   const gatewayUrl = `http://127.0.0.1:${httpPort}/set-qr-config`;
   await checkOneRequest(gatewayUrl, key, tokens[0]!);
-
-  const helloWorld = await measureServer('hello-world', './hello-world.ts', {}, { method: 'GET' });
-  const natsHop = await measureServer(
-    'nats-hop',
-    './nats-hop.ts',
-    { NATS_URL: serviceEnv.NATS_URL, NATS_PREFIX: serviceEnv.NATS_PREFIX },
-    { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
-  );
-
-  // Each request takes the next token: concurrent requests update different rows, as
-  // different merchants' QR codes would, instead of queueing on one row's lock.
-  let next = 0;
-  const setQrConfig = await measure('set-qr-config', {
-    url: gatewayUrl,
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    requests: [
-      {
-        setupRequest: (request) => ({
-          ...request,
-          body: requestBody(tokens[next++ % tokens.length]!),
-        }),
-      },
-    ],
-  });
-  // Each registration needs a reference of its own (a repeated one is a 409).
   const run = randomBytes(3).toString('hex');
-  let order = 0;
-  const registerPayment = await measure('register-payment', {
-    url: `${publicBaseUrl}/api/v1/payments`,
-    method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    requests: [
-      {
-        setupRequest: (request) => ({
-          ...request,
-          body: JSON.stringify({
-            amount: 250_000,
-            currency: 'DZD',
-            reference: `BENCH-${run}-${order++}`,
-            successUrl: 'https://shop.example/ok',
-          }),
-        }),
-      },
-    ],
-  });
-
-  // The references must exist before they are asked for: one locking AGENCY attempt
-  // each, published to PAYMENTS, projected by status.
   const status: StatusBenchDeps = {
     nats,
     prefix: serviceEnv.NATS_PREFIX,
     scope: { merchantId, mode: 'test' },
   };
   const references = Array.from({ length: statusReferences }, (_, i) => `PRODUCT-${run}-${i}`);
-  await seedLockedReferences(status, references);
-  const statusPath = (reference: string) => `/partner/payments/v1/${reference}/status`;
-  await checkStatusQuery(`${publicBaseUrl}${statusPath(references[0]!)}`, key);
-  let asked = 0;
-  const statusQuery = await measure('status-query', {
-    url: publicBaseUrl,
-    method: 'GET',
-    headers: { 'x-api-key': key },
-    requests: [
-      {
-        setupRequest: (request) => ({
-          ...request,
-          path: statusPath(references[asked++ % references.length]!),
-        }),
+  /** The stack's Redis up, then down: the same scenarios through a gateway of its own. */
+  const redisDown = async () => {
+    const scenarios = {
+      'status-query': (baseUrl: string) => statusQueryOptions(baseUrl, key, references),
+      'set-qr-config': (baseUrl: string) => setQrConfigOptions(baseUrl, key, tokens),
+    };
+    return measureRedisDown({
+      startGateway: (extra) => startService('gateway', { ...GATEWAY_ENV, ...extra }),
+      measure,
+      scenarios,
+      async check(baseUrl) {
+        await checkOneRequest(`${baseUrl}/set-qr-config`, key, tokens[0]!);
+        await checkStatusQuery(`${baseUrl}${statusPath(references[0]!)}`, key);
       },
-    ],
-  });
+      pids: { 'qr-config': qrConfig.pid, status: statusService.pid },
+    });
+  };
 
-  // Lags are measured with no load from the bench on the stack, one event at a time.
-  console.log(`status lag: ${lagSamples} events published one at a time, ${lagGapMs} ms apart`);
-  const eventLag = await measureEventLag(status, run, lagSamples, lagGapMs);
-  console.log(`status lag (full path): ${lagSamples} product payments started one at a time`);
-  const products = await startProductPartner();
-  partners.push(products);
-  await cli('merchant', 'partner', merchantId, '--mode', 'test', '--api-url', products.url);
-  const paymentLag = await measurePaymentLag(status, publicBaseUrl, run, lagSamples, lagGapMs);
-  const failures = children.map((child) => child.failure()).filter(Boolean);
-  if (failures.length > 0) throw new Error(`status lag run is void: ${failures.join('; ')}`);
+  if (only === 'redis-down') {
+    await seedLockedReferences(status, references);
+    reportRedisDown(await redisDown());
+  } else {
+    await everyScenario();
+  }
 
-  const webhooks = await measureWebhookDeliveries({ merchantId, mode: 'test' }, run);
+  async function everyScenario(): Promise<void> {
+    const helloWorld = await measureServer(
+      'hello-world',
+      './hello-world.ts',
+      {},
+      { method: 'GET' },
+    );
+    const natsHop = await measureServer(
+      'nats-hop',
+      './nats-hop.ts',
+      { NATS_URL: serviceEnv.NATS_URL, NATS_PREFIX: serviceEnv.NATS_PREFIX },
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+    );
 
-  report(
-    { helloWorld, natsHop, setQrConfig, registerPayment, statusQuery },
-    { event: eventLag, payment: paymentLag },
-    webhooks,
-  );
+    const setQrConfig = await measure(
+      'set-qr-config',
+      setQrConfigOptions(publicBaseUrl, key, tokens),
+    );
+    // Each registration needs a reference of its own (a repeated one is a 409).
+    let order = 0;
+    const registerPayment = await measure('register-payment', {
+      url: `${publicBaseUrl}/api/v1/payments`,
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify({
+              amount: 250_000,
+              currency: 'DZD',
+              reference: `BENCH-${run}-${order++}`,
+              successUrl: 'https://shop.example/ok',
+            }),
+          }),
+        },
+      ],
+    });
+
+    // The references must exist before they are asked for: one locking AGENCY attempt
+    // each, published to PAYMENTS, projected by status.
+    await seedLockedReferences(status, references);
+    await checkStatusQuery(`${publicBaseUrl}${statusPath(references[0]!)}`, key);
+    const statusQuery = await measure(
+      'status-query',
+      statusQueryOptions(publicBaseUrl, key, references),
+    );
+
+    // Lags are measured with no load from the bench on the stack, one event at a time.
+    console.log(`status lag: ${lagSamples} events published one at a time, ${lagGapMs} ms apart`);
+    const eventLag = await measureEventLag(status, run, lagSamples, lagGapMs);
+    console.log(`status lag (full path): ${lagSamples} product payments started one at a time`);
+    const products = await startProductPartner();
+    partners.push(products);
+    await cli('merchant', 'partner', merchantId, '--mode', 'test', '--api-url', products.url);
+    const paymentLag = await measurePaymentLag(status, publicBaseUrl, run, lagSamples, lagGapMs);
+    const failures = children.map((child) => child.failure()).filter(Boolean);
+    if (failures.length > 0) throw new Error(`status lag run is void: ${failures.join('; ')}`);
+
+    const webhooks = await measureWebhookDeliveries({ merchantId, mode: 'test' }, run);
+    // Last: a gateway and a Redis of its own, both stopped when it ends.
+    const redisDownRows = await redisDown();
+
+    report(
+      { helloWorld, natsHop, setQrConfig, registerPayment, statusQuery },
+      { event: eventLag, payment: paymentLag },
+      webhooks,
+    );
+    reportRedisDown(redisDownRows);
+  }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 } finally {
   await cleanup();
+}
+
+/** BENCH_ONLY: one scenario alone (redis-down), or every scenario when unset. */
+function benchOnly(): 'redis-down' | undefined {
+  const value = env.BENCH_ONLY;
+  if (value === undefined || value === '') return undefined;
+  if (value === 'redis-down') return value;
+  throw new Error(`BENCH_ONLY must be redis-down (or unset for every scenario), not ${value}`);
 }
 
 function positiveInt(name: string, fallback: number): number {
@@ -328,6 +355,54 @@ async function cli<T>(...args: string[]): Promise<T> {
   return JSON.parse(stdout) as T;
 }
 
+/**
+ * set-qr-config: each request takes the next token, so concurrent requests update
+ * different rows, as different merchants' QR codes would, instead of queueing on one
+ * row's lock.
+ */
+function setQrConfigOptions(baseUrl: string, key: string, tokens: string[]): autocannon.Options {
+  let next = 0;
+  return {
+    url: `${baseUrl}/set-qr-config`,
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          body: requestBody(tokens[next++ % tokens.length]!),
+        }),
+      },
+    ],
+  };
+}
+
+function statusPath(reference: string): string {
+  return `/partner/payments/v1/${reference}/status`;
+}
+
+/** The status query, each request for the next seeded reference. */
+function statusQueryOptions(
+  baseUrl: string,
+  key: string,
+  references: string[],
+): autocannon.Options {
+  let asked = 0;
+  return {
+    url: baseUrl,
+    method: 'GET',
+    headers: { 'x-api-key': key },
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          path: statusPath(references[asked++ % references.length]!),
+        }),
+      },
+    ],
+  };
+}
+
 function requestBody(token: string): string {
   return JSON.stringify({ token, amounts: [1500, 2500.5], singleUse: false });
 }
@@ -366,16 +441,64 @@ async function deleteStreams(nc: NatsConnection): Promise<void> {
   }
 }
 
+/**
+ * Warmup, then the measured run; `cpuOf` names processes whose CPU time is read from
+ * /proc around the measured run (µs per request).
+ */
 async function measure(
   title: string,
   options: Omit<autocannon.Options, 'duration' | 'connections'>,
-): Promise<autocannon.Result> {
+  cpuOf: Record<string, number> = {},
+): Promise<Measured> {
   console.log(`${title}: ${warmupSeconds} s warmup, then ${seconds} s with ${connections} conns`);
   await autocannon({ ...options, connections, duration: warmupSeconds });
+  const probe = startCpuProbe(cpuOf);
   const result = await autocannon({ ...options, connections, duration: seconds });
+  const cpuUsPerRequest = probe(result.requests.total);
   const failures = children.map((child) => child.failure()).filter(Boolean);
   if (failures.length > 0) throw new Error(`${title} run is void: ${failures.join('; ')}`);
-  return result;
+  return Object.assign(result, { cpuUsPerRequest });
+}
+
+/**
+ * The redis-down rows: each scenario with the gateway's Redis up and down, the ratio
+ * of their rates, and the CPU per request of each process on the path.
+ */
+function reportRedisDown(rows: Record<string, RedisDownRow>): void {
+  const line = (result: Measured) => ({
+    reqPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  });
+  const table: Record<string, ReturnType<typeof line>> = {};
+  const cpu: Record<string, Record<string, number>> = {};
+  for (const [name, row] of Object.entries(rows)) {
+    table[`${name} (redis up)`] = line(row.up);
+    table[`${name} (redis down)`] = line(row.down);
+    cpu[`${name} (redis up)`] = row.up.cpuUsPerRequest;
+    cpu[`${name} (redis down)`] = row.down.cpuUsPerRequest;
+  }
+  console.table(table);
+  console.log('CPU µs per request, per process:');
+  console.table(cpu);
+  for (const [name, row] of Object.entries(rows)) {
+    console.log(`ratio ${name} redis down / redis up = ${row.ratio}`);
+  }
+  for (const [title, result] of Object.entries(table)) {
+    if (result.non2xx > 0 || result.errors > 0) {
+      console.warn(
+        `WARNING: ${title} had ${result.non2xx} non-2xx answers, ${result.errors} errors`,
+      );
+    }
+  }
+  const ratios = Object.fromEntries(Object.entries(rows).map(([name, row]) => [name, row.ratio]));
+  const machine = { cores: cpus().length, load1: Number(loadavg()[0]!.toFixed(2)) };
+  console.log(
+    JSON.stringify({ redisDown: { seconds, connections, ...machine, ...table, cpu, ratios } }),
+  );
 }
 
 function report(

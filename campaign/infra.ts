@@ -1,22 +1,36 @@
 import { randomBytes } from 'node:crypto';
 import { createDatabase, dropDatabase, terminateBackends } from '@dzpay/testkit/databases';
 import { startNatsCluster, type LocalNatsCluster } from '@dzpay/testkit/nats-cluster';
-import { startNatsServer, startRedisServer, type LocalRedisServer } from '@dzpay/testkit/servers';
+import {
+  startRedisServer,
+  startSecuredNatsServer,
+  type LocalRedisServer,
+} from '@dzpay/testkit/servers';
 import { migrateAll } from '@dzpay/stack';
+import { localNatsUsers, type LocalNatsUsers } from '@dzpay/stack/nats-users';
+
+/** NATS_PREFIX of every service: their subjects, streams and buckets carry it. */
+export const CAMPAIGN_NATS_PREFIX = 'camp';
 
 /**
- * The campaign's NATS: one server, or a JetStream cluster of three. Node `index` may be
- * killed and restarted on its store; the one server is node 0.
+ * The campaign's NATS: one server, or a JetStream cluster of three, secured as
+ * production's is (each service logs in as its own user, limited to its role's subjects;
+ * the nodes' routes log in too). Node `index` may be killed and restarted on its store;
+ * the one server is node 0.
  */
 interface CampaignNats {
   /** What NATS_URL carries: every node, comma-separated. */
   url: string;
+  /** Each service's user (and the harness' unrestricted one, for its own checks). */
+  users: LocalNatsUsers;
   nodes: number;
   /** How many copies of each stream, bucket and consumer the services are told to keep. */
   replicas: number;
   kill(index: number): Promise<void>;
   /** Starts the node again and waits until every stream and consumer is led and current. */
   restart(index: number): Promise<void>;
+  /** What the servers logged (the last ~200 KB of each node). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -44,8 +58,12 @@ export async function startCampaignInfra(
   options: { cluster: boolean },
 ): Promise<CampaignInfra> {
   const database = `dzpay_campaign_${seed >>> 0}_${randomBytes(3).toString('hex')}`;
+  const users = localNatsUsers(CAMPAIGN_NATS_PREFIX);
+  const secured = { authorization: users.authorization, probe: users.admin };
   const [nats, redis, databaseUrl] = await Promise.all([
-    options.cluster ? startNatsCluster({ size: 3 }).then(clusterNats) : singleNats(seed),
+    options.cluster
+      ? startNatsCluster({ size: 3, ...secured }).then((cluster) => clusterNats(cluster, users))
+      : singleNats(seed, users),
     startRedisServer(),
     createDatabase(ADMIN_POSTGRES_URL, database),
   ]);
@@ -63,24 +81,32 @@ export async function startCampaignInfra(
   };
 }
 
-async function singleNats(seed: number): Promise<CampaignNats> {
-  const server = await startNatsServer({ name: `campaign-${seed >>> 0}` });
+async function singleNats(seed: number, users: LocalNatsUsers): Promise<CampaignNats> {
+  const server = await startSecuredNatsServer({
+    name: `campaign-${seed >>> 0}`,
+    authorization: users.authorization,
+    probe: users.admin,
+  });
   return {
     url: server.url,
+    users,
     nodes: 1,
     replicas: 1,
     kill: () => server.kill(),
     restart: () => server.restart(),
+    output: () => server.output(),
     stop: () => server.stop(),
   };
 }
 
-function clusterNats(cluster: LocalNatsCluster): CampaignNats {
+function clusterNats(cluster: LocalNatsCluster, users: LocalNatsUsers): CampaignNats {
   return {
     url: cluster.urls,
+    users,
     nodes: cluster.nodes.length,
     replicas: cluster.nodes.length,
     kill: (index) => cluster.kill(index),
+    output: () => cluster.nodes.map((node) => node.output()).join('\n'),
     async restart(index) {
       await cluster.restart(index);
       await cluster.waitForLeaders(60_000);

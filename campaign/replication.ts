@@ -14,12 +14,19 @@ const ofDeployment = (prefix: string) => (name: string) =>
  */
 export async function everyAssetReplicated(deps: {
   natsUrl: string;
+  /** A user that may list every stream and consumer (the harness' own, never a service's). */
+  auth: { user: string; password: string };
   prefix: string;
   replicas: number;
 }): Promise<Verdict> {
   const violations: string[] = [];
   let checked = 0;
-  const nc = await connect({ servers: deps.natsUrl.split(','), timeout: 2_000 });
+  const nc = await connect({
+    servers: deps.natsUrl.split(','),
+    timeout: 2_000,
+    user: deps.auth.user,
+    pass: deps.auth.password,
+  });
   try {
     const jsm = await jetstreamManager(nc, { timeout: 5_000 });
     const copies = (cluster: { replicas?: unknown[] } | undefined) =>

@@ -11,6 +11,7 @@ import { planFaults, runFaults, type FaultWindow } from './faults.ts';
 import { actorHttp, type HttpLog } from './http.ts';
 import { startCampaignInfra } from './infra.ts';
 import { checkInvariants, type Verdict } from './invariants.ts';
+import { noPermissionViolations } from './nats-violations.ts';
 import { everyAssetReplicated } from './replication.ts';
 import { startCampaignPartner } from './partner.ts';
 import { seededRng } from './rng.ts';
@@ -202,9 +203,11 @@ export async function runCampaign(
     verdicts.push(
       await everyAssetReplicated({
         natsUrl: infra.nats.url,
+        auth: infra.nats.users.admin,
         prefix: stack.natsPrefix,
         replicas: infra.nats.replicas,
       }),
+      noPermissionViolations(infra.nats.output()),
     );
     const paymentCounts = await sql<{ key: string; n: number }[]>`
       select channel || ' ' || reference_kind || ' ' || status as key, count(*)::int as n

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { entryOf, linkEnv, SANDBOX, SERVICES, type ServiceName } from '@dzpay/stack';
 import { freePort } from '@dzpay/testkit/processes';
 import { startBalancer } from './balancer.ts';
-import type { CampaignInfra } from './infra.ts';
+import { CAMPAIGN_NATS_PREFIX, type CampaignInfra } from './infra.ts';
 import type { CampaignSettings } from './settings.ts';
 import { supervise, type SupervisedService } from './supervisor.ts';
 
@@ -30,8 +30,6 @@ export interface CampaignStack {
   stop(): Promise<void>;
 }
 
-const NATS_PREFIX = 'camp';
-
 export async function startCampaignStack(deps: {
   infra: CampaignInfra;
   settings: CampaignSettings;
@@ -56,7 +54,7 @@ export async function startCampaignStack(deps: {
     // Time is compressed: a consumer that does not move is re-attached within seconds.
     CONSUMER_STALL_MS: '10000',
     REDIS_URL: infra.redis.url,
-    NATS_PREFIX: NATS_PREFIX,
+    NATS_PREFIX: CAMPAIGN_NATS_PREFIX,
     REDIS_PREFIX: 'camp:',
     LOG_LEVEL: 'info',
     OPS_HOST: '127.0.0.1',
@@ -120,7 +118,15 @@ export async function startCampaignStack(deps: {
           {
             name: replica,
             entry: entryOf(name),
-            env: { ...common, ...links(name), ...own[name], ...http, OPS_PORT: String(opsPort) },
+            env: {
+              ...common,
+              // Its own NATS user: the campaign runs the permissions production runs.
+              ...infra.nats.users.envOf(name),
+              ...links(name),
+              ...own[name],
+              ...http,
+              OPS_PORT: String(opsPort),
+            },
             readyUrl: `http://127.0.0.1:${opsPort}/readyz`,
           },
           join(deps.logDir, `${replica.replace('#', '-')}.log`),
@@ -140,10 +146,10 @@ export async function startCampaignStack(deps: {
     gatewayUrl,
     sandboxUrl,
     secretsKey,
-    natsPrefix: NATS_PREFIX,
+    natsPrefix: CAMPAIGN_NATS_PREFIX,
     services,
     all,
-    cliEnv: { ...common, SECRETS_KEY: secretsKey },
+    cliEnv: { ...common, ...infra.nats.users.envOf('cli'), SECRETS_KEY: secretsKey },
     async stop() {
       // The gateways first: they stop taking payers while the others finish.
       await Promise.all(services.gateway.map((r) => r.stop()));

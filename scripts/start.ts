@@ -3,17 +3,23 @@
 // and the gateway, seeds a demo merchant into an empty database, and prints where
 // everything is. Receipt emails go to SMTP_HOST when it is set, else to a mail catcher on
 // port 1025 (one already listening there, such as compose's mailpit, or a built-in one
-// that saves each email's HTML under .dzpay-mail/). Ctrl-C stops the services
-// gracefully, the gateway first.
+// that saves each email's HTML under .dzpay-mail/). NATS is a server of its own on
+// NATS_PORT (4223), secured as production's is: each service logs in as its own user,
+// limited to its role's subjects (docs/nats-security.md); its store and users are kept
+// under .dzpay-nats/. Ctrl-C stops the services gracefully, the gateway first, then NATS.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createConnection } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { BaseEnv, connectPostgres, loadConfig } from '@dzpay/platform';
 import { startMailCatcher } from '@dzpay/testkit';
+import { startSecuredNatsServer, type LocalNatsServer } from '@dzpay/testkit/servers';
+import { localNatsUsers, type LocalNatsUsers } from '@dzpay/stack/nats-users';
+import type { NatsUser } from '@dzpay/stack/nats-permissions';
 import { ensureDatabase } from './database.ts';
 import {
   DEFAULT_OPS_PORTS,
@@ -33,6 +39,10 @@ const HTTP_PORT = process.env.HTTP_PORT ?? '8080';
 const SANDBOX_PORT = process.env.SANDBOX_PORT ?? '8600';
 const SMTP_PORT = process.env.SMTP_PORT ?? '1025';
 const MAIL_DIR = path('.dzpay-mail/');
+/** NATS of its own: the machine's on 4222 runs without users. */
+const NATS_PORT = process.env.NATS_PORT ?? '4223';
+/** Its JetStream store and its users' passwords (git-ignores itself). */
+const NATS_DIR = process.env.NATS_DIR ?? path('.dzpay-nats/');
 /** The ops port of a service: <NAME>_OPS_PORT (e.g. GATEWAY_OPS_PORT), else its default. */
 const opsPortOf = (name: ServiceName) =>
   process.env[`${name.toUpperCase().replace(/-/g, '_')}_OPS_PORT`] ??
@@ -71,9 +81,14 @@ const serviceEnv = {
 
 const mail = process.env.SMTP_HOST ? process.env.SMTP_HOST : await localMailCatcher();
 
-const { DATABASE_URL } = loadConfig(BaseEnv.pick({ DATABASE_URL: true }));
+const { DATABASE_URL, NATS_PREFIX } = loadConfig(
+  BaseEnv.pick({ DATABASE_URL: true, NATS_PREFIX: true }),
+);
 await ensureDatabase(DATABASE_URL);
 await migrateAll(DATABASE_URL);
+const { nats, users } = await securedNats();
+/** What a process acting as `user` needs to reach NATS. */
+const natsEnv = (user: NatsUser) => ({ NATS_URL: nats.url, NATS_PREFIX, ...users.envOf(user) });
 
 const children: ChildProcess[] = [];
 const exits: Promise<void>[] = [];
@@ -96,6 +111,8 @@ dzpay is running
   gateway (public API)  ${base}
   card network sandbox  http://localhost:${SANDBOX_PORT} (test cards: docs/cardnet-sandbox.md)
   receipt emails        ${mail}
+  NATS (secured)        ${nats.url}, users in ${join(NATS_DIR, 'users.json')}; the admin CLI:
+                        env $(cat ${join(NATS_DIR, 'cli.env')}) pnpm dzpay …
   ops ports             ${SERVICES.slice(1)
     .map((service) => `${service.name} ${service.readyUrl}`)
     .join(', ')}
@@ -145,7 +162,10 @@ async function localMailCatcher(): Promise<string> {
 function stop(): void {
   if (stopping) return;
   stopping = true;
-  void Promise.all(exits).then(() => process.exit());
+  // NATS last: the services drain through it (it runs out of reach of Ctrl-C).
+  void Promise.all(exits)
+    .then(() => nats.stop())
+    .finally(() => process.exit());
   const gateway = children.at(-1);
   const others = children.slice(0, -1);
   const stopOthers = () => others.forEach((child) => child.kill('SIGTERM'));
@@ -155,7 +175,7 @@ function stop(): void {
 }
 
 function start(name: ServiceName | typeof SANDBOX, port: string): ChildProcess {
-  const linked = name === SANDBOX ? {} : linkEnv(name, links);
+  const linked = name === SANDBOX ? {} : { ...linkEnv(name, links), ...natsEnv(name) };
   const child = spawn(process.execPath, [entryOf(name)], {
     env: { ...serviceEnv, ...linked, DATABASE_URL, OPS_PORT: port },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -210,7 +230,43 @@ async function cli<T>(...args: string[]): Promise<T> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [path('services/gateway/src/cli/main.ts'), '--json', ...args],
-    { env: { ...process.env, DATABASE_URL } },
+    { env: { ...process.env, DATABASE_URL, ...natsEnv('cli') } },
   );
   return JSON.parse(stdout) as T;
+}
+
+/**
+ * This machine's NATS for dzpay, on NATS_PORT with its store under NATS_DIR: the users of
+ * the last run are kept (users.json), the permissions regenerated from the code each start.
+ */
+async function securedNats(): Promise<{ nats: LocalNatsServer; users: LocalNatsUsers }> {
+  await mkdir(join(NATS_DIR, 'store'), { recursive: true });
+  // Whatever lands here stays out of git, without an entry in the repository's .gitignore.
+  await writeFile(join(NATS_DIR, '.gitignore'), '*\n');
+  const usersFile = join(NATS_DIR, 'users.json');
+  const known = existsSync(usersFile)
+    ? (JSON.parse(await readFile(usersFile, 'utf8')) as Record<string, string>)
+    : {};
+  const users = localNatsUsers(NATS_PREFIX, { known });
+  const passwords = Object.fromEntries(
+    [...Object.values(users.users), users.admin].map(({ user, password }) => [user, password]),
+  );
+  await writeFile(usersFile, `${JSON.stringify(passwords, null, 2)}\n`, { mode: 0o600 });
+  const nats = await startSecuredNatsServer({
+    port: Number(NATS_PORT),
+    storeDir: join(NATS_DIR, 'store'),
+    name: 'dzpay-start',
+    authorization: users.authorization,
+    probe: users.admin,
+    ownProcessGroup: true,
+  });
+  const cliEnv = { NATS_URL: nats.url, NATS_PREFIX, ...users.envOf('cli') };
+  await writeFile(
+    join(NATS_DIR, 'cli.env'),
+    Object.entries(cliEnv)
+      .map(([key, value]) => `${key}=${value}\n`)
+      .join(''),
+    { mode: 0o600 },
+  );
+  return { nats, users };
 }

@@ -101,6 +101,17 @@ describe('paying a partner product reference', () => {
     expect(await again.text()).toContain('déjà payée');
   });
 
+  it('a reference no product can have (too long, a NUL) is not found, never asked, never a 5xx', async () => {
+    for (const reference of ['B'.repeat(256), 'BOOK\u0000X']) {
+      for (const method of ['GET', 'POST']) {
+        const response = await fetch(page(reference), { method, redirect: 'manual' });
+        expect(response.status, `${method} ${reference.length} characters`).toBe(404);
+        expect(await response.text()).toContain('Aucun produit');
+      }
+    }
+    expect(partner.requests.some((request) => request.path.length > 255)).toBe(false);
+  });
+
   it('never asks the partner for a dot-segment path', async () => {
     const response = await fetch(`${stack.gateway.url}/pay/${merchantId}/%2E%2E?mode=test`);
     expect(response.status).toBe(404);
@@ -128,7 +139,8 @@ describe('the reference lock under contention', () => {
         },
         reference,
         language: 'fr',
-        source: { kind: 'product', partner: { apiUrl: partner.url, apiSecret: PARTNER_SECRET } },
+        // Payments finds the partner in the directory: no URL or secret in the message.
+        source: { kind: 'product' },
       },
       { timeoutMs: 30_000 },
     ).then(

@@ -159,6 +159,29 @@ describe('pnpm dzpay (admin command line)', () => {
     expect(badMode.stderr).toContain('Allowed choices are test, live');
   });
 
+  it('refuses an API_URL that would cut off or redirect the paths dzpay appends', async () => {
+    const merchant = await json<{ id: string }>('merchant', 'create', 'Partner with a query');
+    for (const apiUrl of [
+      'https://p.example/api?x=1',
+      'https://p.example/api#f',
+      'ftp://p.example',
+    ]) {
+      const result = await dzpay(
+        'merchant',
+        'partner',
+        merchant.id,
+        '--mode',
+        'test',
+        '--api-url',
+        apiUrl,
+        '--api-secret',
+        's3cret',
+      );
+      expect(result.code, apiUrl).not.toBe(0);
+      expect(result.stderr, apiUrl).toMatch(/api.?url/i);
+    }
+  });
+
   it("sets a partner's server, shows a new signing secret once, and rotates it with a grace period", async () => {
     const merchant = await json<{ id: string }>('merchant', 'create', 'Partner via CLI');
     const set = await json<{ signingSecret: string }>(

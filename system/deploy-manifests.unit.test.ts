@@ -11,6 +11,12 @@ import { StatusEnv } from '../services/status/src/config.ts';
 import { DispatcherEnv } from '../services/webhook-dispatcher/src/config.ts';
 import { GatewayEnv } from '../services/gateway/src/config.ts';
 import { secretsKey } from '@dzpay/platform';
+import {
+  authorizationBlock,
+  NATS_USERS,
+  passwordVariable,
+  type NatsUser,
+} from '@dzpay/stack/nats-permissions';
 
 // No Docker engine or cluster runs the deployment files in CI, so this reads them and
 // holds them to what the services actually accept: a renamed variable, a moved ops
@@ -65,10 +71,22 @@ const secretSamples: Record<string, string> = {
   CARDNET_LIVE_PASSWORD: 'merchant-password',
   SMTP_USER: 'receipts@dzpay.example',
   SMTP_PASSWORD: 'smtp-password',
+  // Each service's NATS password (NATS_<SERVICE>_PASSWORD).
+  ...Object.fromEntries(
+    Object.keys(runtimeSchemas).map((name) => [passwordVariable(name), `nats-${name}-password`]),
+  ),
 };
 
+/** The users of the NATS servers, generated for NATS_PREFIX (deploy/nats/authorization.conf). */
+const natsAuthorizationFile = 'deploy/nats/authorization.conf';
+
+/** What the generator writes for production: every password read from the servers' environment. */
+const generatedAuthorization = (prefix: string) =>
+  authorizationBlock({ prefix, password: (user) => ({ env: passwordVariable(user) }) });
+
 /** Card network and mail relay credentials: only ever read from dzpay-secrets in Kubernetes. */
-const credentialPattern = /^(CARDNET_\w*(USERNAME|PASSWORD)|SMTP_(USER|PASSWORD))$/;
+const credentialPattern =
+  /^(CARDNET_\w*(USERNAME|PASSWORD)|SMTP_(USER|PASSWORD)|NATS_(\w+_)?PASSWORD)$/;
 
 function readText(url: URL): string {
   return readFileSync(url, 'utf8');
@@ -309,6 +327,33 @@ describe('docker-compose.yml', () => {
     for (const [file, text] of deployFiles()) {
       expect(text.includes(key!), `${file} reuses the development key`).toBe(false);
     }
+  });
+
+  it('runs NATS with the generated users, and logs each service in as its own', () => {
+    const args = command('nats');
+    const config = args[args.indexOf('-c') + 1];
+    expect(config, 'nats -c').toBeDefined();
+    const mount = (service('nats').volumes ?? []).find(
+      (v): v is string => typeof v === 'string' && v.split(':')[1] === config,
+    );
+    expect(mount?.split(':')[0], 'the mounted configuration').toBe(`./${natsAuthorizationFile}`);
+    const nats = environment('nats');
+    const file = readText(new URL(natsAuthorizationFile, root));
+    // Every password the configuration reads is set on the nats service.
+    for (const [, variable] of file.matchAll(/password: \$(\w+)/g)) {
+      expect(nats[variable!], `nats: ${variable}`).toBeDefined();
+    }
+    for (const name of runtimeApps) {
+      const env = environment(name);
+      expect(env.NATS_USER, `${name}: NATS_USER`).toBe(name);
+      expect(env.NATS_PASSWORD, `${name}: NATS_PASSWORD`).toBe(nats[passwordVariable(name)]);
+      expect(env.NATS_PREFIX, `${name}: the prefix the users were generated for`).toBe('dzpay');
+    }
+    const lines = readText(new URL('docker-compose.yml', root)).split('\n');
+    const at = lines.findIndex((line) => /^\s*NATS_GATEWAY_PASSWORD:/.test(line));
+    expect(lines.slice(at - 3, at).join(' '), 'comment above the passwords').toMatch(
+      /local\s.*development only/,
+    );
   });
 
   it('publishes only the gateway, the sandbox and the mail catcher UI', () => {
@@ -780,6 +825,44 @@ describe('deploy/base', () => {
     for (const [file, text] of deployFiles()) {
       expect(text, `${file}: a literal key`).not.toMatch(/[A-Za-z0-9+/]{43}=/);
     }
+  });
+
+  it('logs every Deployment in to NATS as its own user, its password from dzpay-secrets', () => {
+    for (const deployment of deployments) {
+      const name = deployment.metadata.name;
+      expect(NATS_USERS, `${name}: a NATS user of the role table`).toContain(name as NatsUser);
+      const env = container(deployment).env ?? [];
+      const user = env.find((entry) => entry.name === 'NATS_USER');
+      expect(user?.value, `${name}: NATS_USER`).toBe(name);
+      const password = env.find((entry) => entry.name === 'NATS_PASSWORD');
+      expect(password?.value, `${name}: NATS_PASSWORD in plain text`).toBeUndefined();
+      // Not optional: a pod without its password would not start rather than connect anonymously.
+      expect(password?.valueFrom?.secretKeyRef, `${name}: NATS_PASSWORD`).toEqual({
+        name: 'dzpay-secrets',
+        key: passwordVariable(name),
+      });
+    }
+    const services = deployments.map((d) => d.metadata.name).sort();
+    expect(NATS_USERS.filter((user) => user !== 'cli').sort()).toEqual(services);
+    const readme = readText(new URL('deploy/README.md', root));
+    for (const user of NATS_USERS) expect(readme, user).toContain(passwordVariable(user));
+    expect(readme).toContain('nats-config');
+  });
+
+  it('never lets partner requests reach private targets (only pnpm start and the tests may)', () => {
+    for (const [file, text] of deployFiles()) {
+      expect(text.includes('PARTNER_ALLOW_PRIVATE_TARGETS'), file).toBe(false);
+    }
+    expect(readText(new URL('docker-compose.yml', root))).not.toContain(
+      'PARTNER_ALLOW_PRIVATE_TARGETS',
+    );
+  });
+
+  it('keeps deploy/nats/authorization.conf what the generator writes for NATS_PREFIX', () => {
+    const prefix = configMaps.get('dzpay-config')?.NATS_PREFIX;
+    expect(prefix).toBeDefined();
+    // Regenerate: pnpm --filter @dzpay/stack -s nats-config --prefix dzpay > deploy/nats/authorization.conf
+    expect(readText(new URL(natsAuthorizationFile, root))).toBe(generatedAuthorization(prefix!));
   });
 
   it('runs two replicas of the gateway, qr-config, payments, status, webhook-dispatcher and receipts', () => {

@@ -26,6 +26,14 @@ async function render(overlay: string): Promise<Rendered[]> {
   return parseAllDocuments(stdout).map((document) => document.toJS() as Rendered);
 }
 
+interface PodSpec {
+  containers: {
+    env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string } } }[];
+    volumeMounts?: { name: string; mountPath: string }[];
+  }[];
+  volumes?: { name: string; secret?: { secretName: string } }[];
+}
+
 const named = (objects: Rendered[], kind: string) =>
   objects
     .filter((object) => object.kind === kind)
@@ -117,6 +125,30 @@ describe('what the overlays deploy', () => {
         overlay === 'overlays/dev',
       );
     }
+  });
+
+  it('reaches NATS over TLS in production, each Deployment with the CA and its own user', async () => {
+    const objects = await render('overlays/prod');
+    const config = objects.find((o) => o.kind === 'ConfigMap')!.data!;
+    expect(config.NATS_URL).toMatch(/^tls:\/\//);
+    const caFile = config.NATS_TLS_CA_FILE!;
+    expect(caFile).toMatch(/^\//);
+    const deployments = objects.filter((o) => o.kind === 'Deployment');
+    expect(deployments.length).toBe(6);
+    for (const deployment of deployments) {
+      const pod = (deployment.spec as { template: { spec: PodSpec } }).template.spec;
+      const [c] = pod.containers;
+      const mount = c!.volumeMounts?.find((m) => caFile.startsWith(`${m.mountPath}/`));
+      expect(mount, `${deployment.metadata.name}: the CA mounted`).toBeDefined();
+      const volume = pod.volumes?.find((v) => v.name === mount!.name);
+      expect(volume?.secret?.secretName, deployment.metadata.name).toBe('dzpay-nats-ca');
+      const env = Object.fromEntries((c!.env ?? []).map((e) => [e.name, e]));
+      expect(env.NATS_USER?.value).toBe(deployment.metadata.name);
+      expect(env.NATS_PASSWORD?.valueFrom?.secretKeyRef?.name).toBe('dzpay-secrets');
+    }
+    // Development clusters keep the base's plain URL (their NATS has no certificate).
+    const dev = (await render('overlays/dev')).find((o) => o.kind === 'ConfigMap')!.data!;
+    expect(dev.NATS_URL).toMatch(/^nats:\/\//);
   });
 
   it('keeps three replicas of every stream in production only', async () => {

@@ -3,7 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { entryOf, linkEnv, SANDBOX, type ServiceName } from '@dzpay/stack';
-import { freePort, isolatedInfra, spawnService, type IsolatedInfra } from '@dzpay/testkit';
+import { localNatsUsers } from '@dzpay/stack/nats-users';
+import {
+  freePort,
+  isolatedInfra,
+  spawnService,
+  startSecuredNatsServer,
+  type IsolatedInfra,
+  type LocalNatsServer,
+} from '@dzpay/testkit';
 
 const CLI = fileURLToPath(new URL('../services/gateway/src/cli/main.ts', import.meta.url));
 
@@ -23,12 +31,17 @@ interface Child {
 /**
  * The card network sandbox, payments and the gateway (and, when asked, qr-config and
  * status), each started from its own `main.ts` as a separate process (real environment
- * parsing, real signals), over this stack's own database, NATS prefix and Redis prefix.
+ * parsing, real signals), over this stack's own database and Redis prefix, and a NATS
+ * server of its own secured as production's is: each service (and the admin CLI) logs
+ * in as its own user, limited to its role's subjects (docs/nats-security.md).
  * The gateway and the admin CLI share a SECRETS_KEY made for this stack, so partner
  * endpoints set with the CLI work on the payer's pages.
  */
 export interface ProcessStack {
+  /** The database and Redis prefix; NATS is `nats`, not the shared server of `infra`. */
   infra: IsolatedInfra;
+  /** This stack's secured NATS (NATS_URL of every service). */
+  nats: LocalNatsServer;
   /** The gateway's public base URL (also the one payments puts in checkout return URLs). */
   gatewayUrl: string;
   /** The card network sandbox, as payments and the payer's browser reach it. */
@@ -81,8 +94,19 @@ export async function startProcessStack(
   options: ProcessStackOptions = {},
 ): Promise<ProcessStack> {
   const infra = await isolatedInfra(label);
+  const users = localNatsUsers(infra.natsPrefix);
+  let nats: LocalNatsServer;
+  try {
+    nats = await startSecuredNatsServer({
+      authorization: users.authorization,
+      probe: users.admin,
+    });
+  } catch (error) {
+    await infra.cleanup().catch(() => {});
+    throw error;
+  }
   const children: Child[] = [];
-  const env = { ...infra.env, LOG_LEVEL };
+  const env = { ...infra.env, NATS_URL: nats.url, LOG_LEVEL };
   // Seals partner secrets: the CLI seals with it, the gateway opens with it.
   const SECRETS_KEY = randomBytes(32).toString('base64');
 
@@ -110,7 +134,12 @@ export async function startProcessStack(
     const wanted = backing.filter(([, extra]) => extra !== undefined);
     const started = await Promise.allSettled(
       wanted.map(([name, extra]) =>
-        spawnService(entryOf(name), { ...env, ...linkEnv(name, links), ...extra }),
+        spawnService(entryOf(name), {
+          ...env,
+          ...users.envOf(name),
+          ...linkEnv(name, links),
+          ...extra,
+        }),
       ),
     );
     started.forEach((outcome, i) => {
@@ -121,6 +150,7 @@ export async function startProcessStack(
 
     const gateway = await spawnService(entryOf('gateway'), {
       ...env,
+      ...users.envOf('gateway'),
       ...linkEnv('gateway', links),
       HTTP_PORT: String(httpPort),
       HTTP_HOST: '127.0.0.1',
@@ -131,7 +161,13 @@ export async function startProcessStack(
     const cli = async <T>(...args: string[]): Promise<T> => {
       try {
         const { stdout } = await run(process.execPath, [CLI, '--json', ...args], {
-          env: { ...process.env, ...infra.env, SECRETS_KEY },
+          env: {
+            ...process.env,
+            ...infra.env,
+            NATS_URL: nats.url,
+            ...users.envOf('cli'),
+            SECRETS_KEY,
+          },
         });
         return JSON.parse(stdout) as T;
       } catch (error) {
@@ -155,6 +191,7 @@ export async function startProcessStack(
     let stopping: Promise<void> | undefined;
     return {
       infra,
+      nats,
       gatewayUrl,
       sandboxUrl: sandbox.url,
       async merchant(name) {
@@ -207,12 +244,14 @@ export async function startProcessStack(
           try {
             await stopAll();
           } finally {
+            await nats.stop();
             await infra.cleanup();
           }
         })()),
     };
   } catch (error) {
     await stopAll().catch(() => {});
+    await nats.stop().catch(() => {});
     await infra.cleanup().catch(() => {});
     throw error;
   }

@@ -9,6 +9,7 @@ import { startReceipts } from '@dzpay/receipts/service';
 import { startStatus } from '@dzpay/status/service';
 import { startWebhookDispatcher } from '@dzpay/webhook-dispatcher/service';
 import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { loopbackOnlyConnect, type Dial } from '@dzpay/testkit/loopback-connect';
 import {
   accountsRepository,
   type MerchantTermsPatch,
@@ -58,9 +59,14 @@ export async function startStack(
     withWebhooks?: Record<string, string>;
     /** Start the receipts service, with these variables (its SMTP settings at least). */
     withReceipts?: Record<string, string>;
+    /** Where partner requests of payments and the dispatcher tried to go (loopback only is dialed). */
+    partnerDials?: Dial[];
   } = {},
 ): Promise<Stack> {
   const infra = await isolatedInfra(label);
+  // Partner requests of this stack's payments and dispatcher reach loopback only, whatever
+  // a test points them at (the guard is off here: test partners listen on 127.0.0.1).
+  const partnerConnect = loopbackOnlyConnect(options.partnerDials ?? []);
   const qrConfig =
     (options.withQrConfig ?? true)
       ? await startQrConfig(infra.env, { handleSignals: false })
@@ -87,9 +93,11 @@ export async function startStack(
           CARDNET_TEST_URL: sandbox.url,
           // The gateway's key when a test gives one: payments opens what the gateway sealed.
           SECRETS_KEY: env.SECRETS_KEY ?? randomBytes(32).toString('base64'),
+          // Test partners listen on 127.0.0.1 (a test may still turn it off).
+          PARTNER_ALLOW_PRIVATE_TARGETS: 'true',
           ...(typeof options.withPayments === 'object' ? options.withPayments : {}),
         },
-        { handleSignals: false },
+        { handleSignals: false, partnerConnect },
       )
     : undefined;
   const status = options.withStatus
@@ -97,8 +105,8 @@ export async function startStack(
     : undefined;
   const webhooks = options.withWebhooks
     ? await startWebhookDispatcher(
-        { ...infra.env, ...options.withWebhooks },
-        { handleSignals: false },
+        { ...infra.env, PARTNER_ALLOW_PRIVATE_TARGETS: 'true', ...options.withWebhooks },
+        { handleSignals: false, partnerConnect },
       )
     : undefined;
   const receipts = options.withReceipts

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { connect } from '@nats-io/transport-node';
 import { SANDBOX, SERVICES } from '@dzpay/stack';
 import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,8 +24,9 @@ afterAll(async () => {
 
 describe('pnpm start', () => {
   it('runs every service, then stops them all and exits on the first Ctrl-C', async () => {
-    const ports = await Promise.all(Array.from({ length: 9 }, () => freePort()));
-    const [http, sandbox, smtp, ...ops] = ports.map(String);
+    const ports = await Promise.all(Array.from({ length: 10 }, () => freePort()));
+    const [http, sandbox, smtp, natsPort, ...ops] = ports.map(String);
+    const natsDir = join(dir, 'nats');
     // Its own process group, as a terminal makes it: Ctrl-C reaches every process in it.
     const child = spawn(process.execPath, [START], {
       detached: true,
@@ -43,6 +45,9 @@ describe('pnpm start', () => {
         WEBHOOK_DISPATCHER_OPS_PORT: ops[4],
         RECEIPTS_OPS_PORT: ops[5],
         DEMO_FILE: join(dir, 'demo.json'),
+        // Its own secured NATS, here on a free port with its files in the test's folder.
+        NATS_PORT: natsPort,
+        NATS_DIR: natsDir,
       },
     });
     let output = '';
@@ -59,6 +64,16 @@ describe('pnpm start', () => {
       expect(docs?.status, output).toBe(200);
       const ready = await fetch(`http://127.0.0.1:${ops[0]}/readyz`).catch(() => null);
       expect(ready?.status, output).toBe(200);
+      // The services (and the CLI that seeded the demo) logged in to a NATS that refuses
+      // anyone without a user; the passwords are readable by their owner only.
+      const natsUrl = `nats://127.0.0.1:${natsPort}`;
+      await expect(connect({ servers: natsUrl, reconnect: false })).rejects.toThrow(
+        /authorization/i,
+      );
+      const users = JSON.parse(await readFile(join(natsDir, 'users.json'), 'utf8')) as object;
+      expect(Object.keys(users).sort()).toEqual([...SERVICES, 'admin', 'cli'].sort());
+      expect((await stat(join(natsDir, 'users.json'))).mode & 0o077).toBe(0);
+      expect(await readFile(join(natsDir, 'cli.env'), 'utf8')).toContain(`NATS_URL=${natsUrl}`);
 
       const sentAt = Date.now();
       process.kill(-child.pid!, 'SIGINT');
@@ -74,6 +89,10 @@ describe('pnpm start', () => {
       expect(code, output).toBe(0);
       expect(at - sentAt).toBeLessThan(30_000);
       for (const service of [SANDBOX, ...SERVICES]) expect(output).toContain(`${service} exited`);
+      // Its NATS went with it (after the services had drained through it).
+      await expect(
+        connect({ servers: `nats://127.0.0.1:${natsPort}`, reconnect: false, timeout: 1_000 }),
+      ).rejects.toThrow();
     } finally {
       if (child.exitCode === null && child.signalCode === null)
         process.kill(-child.pid!, 'SIGKILL');

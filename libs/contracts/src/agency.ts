@@ -1,35 +1,28 @@
 import { z } from 'zod';
 import { Language, MerchantTerms } from './payments.ts';
-
-/** The partner's own server for one merchant and mode, as payments needs it. */
-export const PartnerEndpoint = z.object({
-  apiUrl: z.url(),
-  apiSecret: z.string().min(1),
-});
-export type PartnerEndpoint = z.infer<typeof PartnerEndpoint>;
+import { MerchantScope } from './scope.ts';
 
 /**
- * What the partner's GET {API_URL}/{reference} answers (ARCHITECTURE §6): the amount is
- * DZD, as partners count it, with at most two decimals.
+ * What the partner's GET {API_URL}/{reference} answers (ARCHITECTURE §6), as the partner
+ * SDK defines it (one schema for both sides): the amount in DZD, at most two decimals.
  */
-export const PartnerProduct = z.object({
-  reference: z.string(),
-  amount: z.number().positive(),
-  currency: z.literal('DZD'),
-  label: z.string().max(200).optional(),
-  description: z.string().max(1000).optional(),
-  metadata: z.record(z.string(), z.json()).optional(),
-});
-export type PartnerProduct = z.infer<typeof PartnerProduct>;
+export { PartnerProduct } from '@dzpay/partner-sdk';
 
+/**
+ * Asks payments for a product of the merchant's partner. Only the merchant's scope
+ * travels: payments reads the partner's server and sealed secret from the partner
+ * directory itself, so no URL or secret crosses NATS.
+ */
 export const ProductLookupRequest = z.object({
-  partner: PartnerEndpoint,
+  merchant: MerchantScope,
   reference: z.string().min(1).max(255),
 });
+export type ProductLookupRequest = z.infer<typeof ProductLookupRequest>;
 
 /** Where an AGENCY attempt's amount comes from: the partner's product, or a QR configuration. */
 export const AttemptSource = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('product'), partner: PartnerEndpoint }),
+  /** The partner of the attempt's merchant and mode, read from the partner directory. */
+  z.object({ kind: z.literal('product') }),
   z.object({
     kind: z.literal('qr'),
     /** Centimes, one of the configured amounts. */

@@ -15,6 +15,25 @@ export const BaseEnv = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** NATS server(s), comma-separated. */
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /**
+   * This service's NATS user and password (docs/nats-security.md). Unset, the service
+   * connects without authenticating: the unauthenticated NATS of in-process tests and
+   * `bench`. Set, its reply inboxes are `_INBOX_<user>.>`, the only inboxes the
+   * server lets that user read.
+   */
+  NATS_USER: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+    .optional(),
+  NATS_PASSWORD: z.string().min(1).optional(),
+  /**
+   * TLS to NATS (production): the CA that signed the servers' certificate, and this
+   * client's certificate and key when the servers verify clients. Any of them, or a
+   * `tls://` server URL, makes the connection refuse a server without TLS.
+   */
+  NATS_TLS_CA_FILE: z.string().min(1).optional(),
+  NATS_TLS_CERT_FILE: z.string().min(1).optional(),
+  NATS_TLS_KEY_FILE: z.string().min(1).optional(),
   /** Prefix of every NATS subject and JetStream stream name: isolates environments and test runs. */
   NATS_PREFIX: z
     .string()
@@ -100,9 +119,20 @@ export function loadConfig<S extends z.ZodType>(
 
 /** Rules between variables, which a per-variable schema cannot state. */
 function crossChecks(config: unknown): string[] {
-  const { STREAM_MAX_AGE_MS: streamAge, DEDUP_RETENTION_MS: dedup } = config as Partial<BaseEnv>;
+  const c = config as Partial<BaseEnv>;
+  const problems: string[] = [];
+  const { STREAM_MAX_AGE_MS: streamAge, DEDUP_RETENTION_MS: dedup } = c;
   if (streamAge !== undefined && dedup !== undefined && dedup <= streamAge) {
-    return ['DEDUP_RETENTION_MS: must exceed STREAM_MAX_AGE_MS (a replay would repeat events)'];
+    problems.push(
+      'DEDUP_RETENTION_MS: must exceed STREAM_MAX_AGE_MS (a replay would repeat events)',
+    );
   }
-  return [];
+  // Half a credential would connect anonymously, or fail with a less helpful error.
+  if ((c.NATS_USER === undefined) !== (c.NATS_PASSWORD === undefined)) {
+    problems.push('NATS_USER, NATS_PASSWORD: set both or neither');
+  }
+  if ((c.NATS_TLS_CERT_FILE === undefined) !== (c.NATS_TLS_KEY_FILE === undefined)) {
+    problems.push('NATS_TLS_CERT_FILE, NATS_TLS_KEY_FILE: set both or neither');
+  }
+  return problems;
 }

@@ -9,6 +9,7 @@ export * from './metrics.ts';
 export * from './nats.ts';
 export * from './ops-server.ts';
 export * from './outbox-relay.ts';
+export * from './partner/index.ts';
 export * from './redis.ts';
 export * from './rpc.ts';
 export * from './sealed-secret.ts';

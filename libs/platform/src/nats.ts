@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
 import {
   jetstreamManager,
   RetentionPolicy,
@@ -8,16 +8,79 @@ import {
 
 export type { NatsConnection };
 
-export async function connectNats(servers: string, name: string): Promise<NatsConnection> {
-  return connect({
-    servers: servers.split(',').map((server) => server.trim()),
+/**
+ * Who a process is on NATS, and how it reaches the servers (docs/nats-security.md).
+ * Empty: an anonymous connection, as to the unauthenticated NATS of in-process tests.
+ */
+export interface NatsAccess {
+  user?: string;
+  password?: string;
+  /** CA, client certificate and key files; any of them requires TLS. */
+  tls?: { caFile?: string; certFile?: string; keyFile?: string };
+}
+
+/** The NATS_* variables of BaseEnv as connection settings. */
+export function natsAccessOf(config: {
+  NATS_USER?: string | undefined;
+  NATS_PASSWORD?: string | undefined;
+  NATS_TLS_CA_FILE?: string | undefined;
+  NATS_TLS_CERT_FILE?: string | undefined;
+  NATS_TLS_KEY_FILE?: string | undefined;
+}): NatsAccess {
+  const tls = {
+    ...(config.NATS_TLS_CA_FILE ? { caFile: config.NATS_TLS_CA_FILE } : {}),
+    ...(config.NATS_TLS_CERT_FILE ? { certFile: config.NATS_TLS_CERT_FILE } : {}),
+    ...(config.NATS_TLS_KEY_FILE ? { keyFile: config.NATS_TLS_KEY_FILE } : {}),
+  };
+  return {
+    ...(config.NATS_USER ? { user: config.NATS_USER } : {}),
+    ...(config.NATS_PASSWORD ? { password: config.NATS_PASSWORD } : {}),
+    ...(Object.keys(tls).length > 0 ? { tls } : {}),
+  };
+}
+
+/**
+ * The reply inboxes of a NATS user: the server's permissions let only that user
+ * subscribe under it, so no other service can read its replies (the generator of the
+ * permissions, libs/stack/src/nats-permissions.ts, uses the same name).
+ */
+export function inboxPrefixOf(user: string): string {
+  return `_INBOX_${user}`;
+}
+
+/**
+ * The connection options for `servers` (comma-separated; a `tls://` URL asks for TLS,
+ * which nats.js would otherwise only use when the server offers it).
+ */
+export function natsConnectionOptions(
+  servers: string,
+  name: string,
+  access: NatsAccess = {},
+): ConnectionOptions {
+  const urls = servers.split(',').map((server) => server.trim());
+  const wantsTls = access.tls !== undefined || urls.some((url) => /^tls:\/\//i.test(url));
+  return {
+    servers: urls,
     name,
+    ...(access.user !== undefined
+      ? { user: access.user, pass: access.password ?? '', inboxPrefix: inboxPrefixOf(access.user) }
+      : {}),
+    // An object (even empty) makes the client refuse a server without TLS.
+    ...(wantsTls ? { tls: { ...access.tls } } : {}),
     // Keep trying through a NATS restart instead of giving up after ten attempts.
     maxReconnectAttempts: -1,
     // Without this every request builds an Error up front to keep its call site for a
     // possible timeout: a tenth of the gateway's CPU under load, for a nicer stack.
     noAsyncTraces: true,
-  });
+  };
+}
+
+export async function connectNats(
+  servers: string,
+  name: string,
+  access: NatsAccess = {},
+): Promise<NatsConnection> {
+  return connect(natsConnectionOptions(servers, name, access));
 }
 
 /** Every subject and stream of a deployment carries its prefix. */

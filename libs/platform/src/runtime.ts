@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { loadConfig, type BaseEnv } from './config.ts';
 import { connectPostgres, migrate, type Sql } from './db.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { connectNats, type NatsConnection } from './nats.ts';
+import { connectNats, natsAccessOf, type NatsConnection } from './nats.ts';
 import { bindMetrics, platformMetrics } from './metrics.ts';
 import { createMetricsRegistry, startOpsServer, type OpsServer } from './ops-server.ts';
 import { startPruner, type PruneTask } from './pruner.ts';
@@ -61,8 +61,10 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
   const telemetry = await startTelemetry(options.service, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const sql = connectPostgres(config.DATABASE_URL, options.schema, config.DATABASE_POOL_SIZE);
   await migrate(sql, options.schema, options.migrations, logger);
-  const nats = await connectNats(config.NATS_URL, `dzpay-${options.service}`);
-  const redis = options.redis ? connectRedis(config.REDIS_URL, config.REDIS_PREFIX) : undefined;
+  // As its own NATS user when the environment names one: the server then lets it
+  // publish and subscribe only where its role needs (docs/nats-security.md).
+  const nats = await connectNats(config.NATS_URL, `dzpay-${options.service}`, natsAccessOf(config));
+  const redis = options.redis ? connectRedis(config.REDIS_URL, config.REDIS_PREFIX, { log: logger }) : undefined;
 
   const registry = createMetricsRegistry(options.service);
   const metrics = platformMetrics(registry, { consumerStallMs: config.CONSUMER_STALL_MS, logger });

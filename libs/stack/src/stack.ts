@@ -55,11 +55,13 @@ export function linkEnv(name: ServiceName, links: StackLinks): Record<string, st
         PUBLIC_BASE_URL: links.gatewayUrl,
         CARDNET_TEST_URL: links.sandboxUrl,
         SECRETS_KEY: links.secretsKey,
+        // Partners of a developer's stack listen on this machine (docs/partner-requests.md).
+        PARTNER_ALLOW_PRIVATE_TARGETS: 'true',
       };
     case 'gateway':
       return { PUBLIC_BASE_URL: links.gatewayUrl, SECRETS_KEY: links.secretsKey };
     case 'webhook-dispatcher':
-      return { SECRETS_KEY: links.secretsKey };
+      return { SECRETS_KEY: links.secretsKey, PARTNER_ALLOW_PRIVATE_TARGETS: 'true' };
     case 'receipts':
       return links.smtp ? { SMTP_HOST: links.smtp.host, SMTP_PORT: String(links.smtp.port) } : {};
     default:

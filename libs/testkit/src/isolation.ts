@@ -75,7 +75,10 @@ async function deleteStreams(url: string, prefix: string): Promise<void> {
   const nc = await connect({ servers: url });
   const jsm = await jetstreamManager(nc);
   for await (const name of jsm.streams.names()) {
-    if (name.startsWith(`${prefix}_`)) await jsm.streams.delete(name);
+    // KV buckets (the partner directory) are streams named KV_<bucket>.
+    if (name.startsWith(`${prefix}_`) || name.startsWith(`KV_${prefix}_`)) {
+      await jsm.streams.delete(name);
+    }
   }
   await nc.close();
 }

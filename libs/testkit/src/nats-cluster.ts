@@ -6,7 +6,7 @@ import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { freePort } from './processes.ts';
 import { launchServer, type LocalServer } from './server-process.ts';
-import { natsAnswers } from './servers.ts';
+import { natsAnswers, natsServerConfig, type NatsProbeAuth } from './servers.ts';
 
 // Deliberately free of vitest: the fault campaign starts clusters from a plain `node` CLI.
 
@@ -34,9 +34,14 @@ export interface LocalNatsCluster {
 
 /**
  * A JetStream cluster of `size` nodes on loopback (Debian's nats-server), each with its own
- * config file (`cluster { routes }`) and store directory, on free ports.
+ * config file (`cluster { routes }`) and store directory, on free ports. With an
+ * `authorization` block (libs/stack's generator), clients must log in as one of its
+ * users, and the nodes' routes authenticate with a user of their own; `probe` is the
+ * user the harness inspects the cluster as.
  */
-export async function startNatsCluster(options: { size?: number } = {}): Promise<LocalNatsCluster> {
+export async function startNatsCluster(
+  options: { size?: number; authorization?: string; probe?: NatsProbeAuth } = {},
+): Promise<LocalNatsCluster> {
   const size = options.size ?? 3;
   const dir = await mkdtemp(join(tmpdir(), 'dzpay-nats-cluster-'));
   const clusterName = `dzpay-${randomBytes(3).toString('hex')}`;
@@ -49,21 +54,32 @@ export async function startNatsCluster(options: { size?: number } = {}): Promise
       config: join(dir, `n${index + 1}.conf`),
     })),
   );
-  const routes = specs.map((spec) => `nats-route://127.0.0.1:${spec.routePort}`);
+  // A route is a connection like any other: on a secured cluster it logs in too, so no
+  // client can pose as a node.
+  const route =
+    options.authorization !== undefined
+      ? { user: 'route', password: randomBytes(18).toString('base64url') }
+      : undefined;
+  const credentials = route ? `${route.user}:${route.password}@` : '';
+  const routes = specs.map((spec) => `nats-route://${credentials}127.0.0.1:${spec.routePort}`);
   for (const spec of specs) {
     await writeFile(
       spec.config,
-      [
-        `server_name: "${spec.name}"`,
-        `listen: "127.0.0.1:${spec.port}"`,
-        `jetstream { store_dir: "${spec.storeDir}" }`,
-        `cluster {`,
-        `  name: "${clusterName}"`,
-        `  listen: "127.0.0.1:${spec.routePort}"`,
-        `  routes: [${routes.map((route) => `"${route}"`).join(', ')}]`,
-        `}`,
-        '',
-      ].join('\n'),
+      natsServerConfig({
+        name: spec.name,
+        port: spec.port,
+        storeDir: spec.storeDir,
+        ...(options.authorization !== undefined ? { authorization: options.authorization } : {}),
+        cluster: [
+          `name: "${clusterName}"`,
+          `listen: "127.0.0.1:${spec.routePort}"`,
+          ...(route
+            ? [`authorization { user: "${route.user}", password: "${route.password}", timeout: 2 }`]
+            : []),
+          `routes: [${routes.map((r) => `"${r}"`).join(', ')}]`,
+        ],
+      }),
+      { mode: 0o600 },
     );
   }
   // The nodes must start together: JetStream answers only once a quorum has elected
@@ -76,7 +92,7 @@ export async function startNatsCluster(options: { size?: number } = {}): Promise
         port: spec.port,
         args: ['-c', spec.config],
         ownedDirs: [],
-        answers: () => natsAnswers(`nats://127.0.0.1:${spec.port}`, spec.name),
+        answers: () => natsAnswers(`nats://127.0.0.1:${spec.port}`, spec.name, options.probe),
         readyTimeoutMs: 30_000,
       }).then((server) => Object.assign(server, { name: spec.name })),
     ),
@@ -102,17 +118,21 @@ export async function startNatsCluster(options: { size?: number } = {}): Promise
     urls,
     kill: (index) => nodeAt(index).kill('SIGKILL'),
     restart: (index) => nodeAt(index).restart(),
-    waitForLeaders: (timeoutMs = 30_000) => waitForLeaders(urls, timeoutMs),
+    waitForLeaders: (timeoutMs = 30_000) => waitForLeaders(urls, timeoutMs, options.probe),
     stop: stopAll,
   };
 }
 
-async function waitForLeaders(urls: string, timeoutMs: number): Promise<void> {
+async function waitForLeaders(
+  urls: string,
+  timeoutMs: number,
+  auth: NatsProbeAuth | undefined,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastProblem = 'not asked yet';
   while (Date.now() < deadline) {
     try {
-      const problem = await leaderProblem(urls);
+      const problem = await leaderProblem(urls, auth);
       if (!problem) return;
       lastProblem = problem;
     } catch (error) {
@@ -124,8 +144,16 @@ async function waitForLeaders(urls: string, timeoutMs: number): Promise<void> {
 }
 
 /** The first stream without a leader or with a lagging replica, or consumer without a leader, or null. */
-async function leaderProblem(urls: string): Promise<string | null> {
-  const nc = await connect({ servers: urls.split(','), timeout: 1_000, reconnect: false });
+async function leaderProblem(
+  urls: string,
+  auth: NatsProbeAuth | undefined,
+): Promise<string | null> {
+  const nc = await connect({
+    servers: urls.split(','),
+    timeout: 1_000,
+    reconnect: false,
+    ...(auth ? { user: auth.user, pass: auth.password } : {}),
+  });
   try {
     const jsm: JetStreamManager = await jetstreamManager(nc, { timeout: 2_000 });
     for await (const stream of jsm.streams.list()) {

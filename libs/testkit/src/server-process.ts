@@ -36,6 +36,12 @@ export interface ServerLaunch {
    */
   answers: (pid: number) => Promise<boolean>;
   readyTimeoutMs?: number;
+  /**
+   * Runs it in a process group of its own, so a terminal's Ctrl-C does not reach it:
+   * `pnpm start` stops its NATS only after the services have drained through it. It is
+   * still killed when this process exits.
+   */
+  ownProcessGroup?: boolean;
 }
 
 const OUTPUT_LIMIT = 200_000;
@@ -116,7 +122,10 @@ export async function launchServer(launch: ServerLaunch): Promise<LocalServer> {
   };
 
   const spawnRun = (): Run => {
-    const child = spawn(path, launch.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(path, launch.args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: launch.ownProcessGroup ?? false,
+    });
     liveChildren.add(child);
     let markExited = (): void => {};
     const run: Run = { child, done: false, exited: new Promise((r) => (markExited = r)), log: '' };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -21,34 +21,109 @@ export interface LocalRedisServer extends LocalServer {
   flushAll(): Promise<void>;
 }
 
+/** Credentials the harness connects with to a secured server (its unrestricted user). */
+export interface NatsProbeAuth {
+  user: string;
+  password: string;
+}
+
 /**
  * A nats-server of our own with JetStream on 127.0.0.1: a free port unless told, and a
- * fresh store directory unless told (then stop() leaves that directory alone).
+ * fresh store directory unless told (then stop() leaves that directory alone). With an
+ * `authorization` block (libs/stack's generator), it runs from a configuration file
+ * that requires a user on every connection; `probe` is the user the harness checks
+ * readiness as.
  */
 export async function startNatsServer(
-  options: { port?: number; storeDir?: string; name?: string } = {},
+  options: {
+    port?: number;
+    storeDir?: string;
+    name?: string;
+    authorization?: string;
+    probe?: NatsProbeAuth;
+    /** Out of reach of a terminal's Ctrl-C (see ServerLaunch.ownProcessGroup). */
+    ownProcessGroup?: boolean;
+  } = {},
 ): Promise<LocalNatsServer> {
   const port = options.port ?? (await freePort());
   const storeDir = options.storeDir ?? (await mkdtemp(join(tmpdir(), 'dzpay-nats-')));
   const name = options.name ?? `dzpay-nats-${randomBytes(4).toString('hex')}`;
   const url = `nats://127.0.0.1:${port}`;
+  const ownedDirs = options.storeDir ? [] : [storeDir];
+  let args = ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), '-n', name];
+  if (options.authorization !== undefined) {
+    // Beside the store, never inside it: JetStream owns that directory.
+    const configDir = await mkdtemp(join(tmpdir(), 'dzpay-nats-conf-'));
+    ownedDirs.push(configDir);
+    const config = join(configDir, 'nats.conf');
+    await writeFile(
+      config,
+      natsServerConfig({ name, port, storeDir, authorization: options.authorization }),
+      { mode: 0o600 },
+    );
+    args = ['-c', config];
+  }
   const server = await launchServer({
     binary: 'nats-server',
     url,
     port,
-    args: ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), '-n', name],
-    ownedDirs: options.storeDir ? [] : [storeDir],
-    answers: () => natsAnswers(url, name),
+    args,
+    ownedDirs,
+    answers: () => natsAnswers(url, name, options.probe),
+    ...(options.ownProcessGroup ? { ownProcessGroup: true } : {}),
   });
   return Object.assign(server, { storeDir });
+}
+
+/**
+ * A secured nats-server: every client must log in as one of the users of the
+ * `authorization` block, each limited to its role's subjects (docs/nats-security.md).
+ */
+export function startSecuredNatsServer(options: {
+  authorization: string;
+  probe: NatsProbeAuth;
+  port?: number;
+  storeDir?: string;
+  name?: string;
+  ownProcessGroup?: boolean;
+}): Promise<LocalNatsServer> {
+  return startNatsServer(options);
+}
+
+/** The configuration file of one server: JetStream, and its users and routes when given. */
+export function natsServerConfig(options: {
+  name: string;
+  port: number;
+  storeDir: string;
+  authorization?: string;
+  /** The cluster block's lines, without the braces. */
+  cluster?: string[];
+}): string {
+  return [
+    `server_name: ${JSON.stringify(options.name)}`,
+    `listen: "127.0.0.1:${options.port}"`,
+    `jetstream { store_dir: ${JSON.stringify(options.storeDir)} }`,
+    ...(options.cluster ? ['cluster {', ...options.cluster.map((l) => `  ${l}`), '}'] : []),
+    options.authorization ?? '',
+    '',
+  ].join('\n');
 }
 
 /**
  * Our server (by name), with JetStream enabled and its streams recovered (on a
  * cluster: its meta leader elected).
  */
-export async function natsAnswers(url: string, name: string): Promise<boolean> {
-  const nc = await connect({ servers: url, reconnect: false, timeout: 1_000 });
+export async function natsAnswers(
+  url: string,
+  name: string,
+  auth?: NatsProbeAuth,
+): Promise<boolean> {
+  const nc = await connect({
+    servers: url,
+    reconnect: false,
+    timeout: 1_000,
+    ...(auth ? { user: auth.user, pass: auth.password } : {}),
+  });
   try {
     if (nc.info?.server_name !== name) return false;
     const jsm = await jetstreamManager(nc, { timeout: 1_000 });

@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { Histogram, type Registry } from 'prom-client';
 import type { AccountsRepository } from './adapters/accounts-repository.ts';
 import type { KeyOwnerLookup } from './adapters/key-owner-cache.ts';
+import { degradableStore } from './adapters/rate-limit-store.ts';
 import { hashApiKey, modeOfApiKey } from './domain/api-key.ts';
 import { installErrorHandling } from './handlers/errors.ts';
 import { agencyRoutes } from './handlers/agency-routes.ts';
@@ -31,6 +32,8 @@ export interface GatewayDeps {
   receiptsTimeoutMs: number;
   publicBaseUrl: string;
   statusRateLimitPerMinute: number;
+  /** Gateway replicas sharing the rate limits: each counts its share while Redis is down. */
+  replicas: number;
   trustProxyHops: number;
   clock?: () => Date;
 }
@@ -77,15 +80,18 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
   observeRequests(app, deps.registry);
 
   // Limits the spec leaves open: per key (per address without one), counted in Redis so
-  // every gateway replica shares the count. A Redis outage lets requests through rather
-  // than refusing every merchant.
+  // every gateway replica shares the count. Without Redis each replica counts its share
+  // in memory (adapters/rate-limit-store.ts): the limits degrade, they never vanish.
   await app.register(rateLimit, {
     global: true,
     max: deps.rateLimitPerMinute,
     timeWindow: 60_000,
-    redis: deps.redis,
-    nameSpace: 'rate:',
-    skipOnError: true,
+    store: degradableStore({
+      redis: deps.redis,
+      replicas: deps.replicas,
+      nameSpace: 'rate:',
+      logger: deps.logger,
+    }),
     // A real key is counted on its own (the spec's limits are per key); anything else
     // (no key, a malformed, guessed or revoked one) on the caller's address, so inventing
     // keys does not buy fresh budgets. The lookup fills the owner cache authentication

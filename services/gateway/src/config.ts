@@ -26,6 +26,12 @@ export const GatewayEnv = BaseEnv.extend({
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   /** The spec's limit on the payment status endpoint, per key and minute. */
   STATUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  /**
+   * How many gateway replicas run (the Deployment's replica count). While Redis is
+   * unreachable each replica counts the rate limits in memory and allows its share,
+   * limit ÷ replicas rounded up, so the fleet keeps about the limit.
+   */
+  GATEWAY_REPLICAS: z.coerce.number().int().positive().default(1),
   /** How long the gateway waits for a backing service before answering 503. */
   SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
   /**

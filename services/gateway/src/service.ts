@@ -26,7 +26,7 @@ export async function startGateway(
       schema: migrations.schema,
       migrations: migrations.folder,
       env: GatewayEnv,
-      // Rate limits fail open and reference locks fall back to Postgres without Redis.
+      // Without Redis, rate limits are counted in memory per replica (its share).
       redis: 'degradable',
       handleSignals: options.handleSignals ?? true,
     },
@@ -69,6 +69,7 @@ export async function startGateway(
     receiptsTimeoutMs: config.RECEIPTS_TIMEOUT_MS,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     statusRateLimitPerMinute: config.STATUS_RATE_LIMIT_PER_MINUTE,
+    replicas: config.GATEWAY_REPLICAS,
     trustProxyHops: config.TRUST_PROXY_HOPS,
   });
   const address = await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });

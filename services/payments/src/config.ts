@@ -1,4 +1,4 @@
-import { BaseEnv } from '@dzpay/platform';
+import { BaseEnv, PartnerTargetsEnv } from '@dzpay/platform';
 import { z } from 'zod';
 
 export const PaymentsEnv = BaseEnv.extend({
@@ -52,5 +52,10 @@ export const PaymentsEnv = BaseEnv.extend({
    * long without a word (longer than any call may still be on its way there).
    */
   REFUND_QUIET_MS: z.coerce.number().int().positive().default(30_000),
+  /**
+   * Product lookups may reach loopback and private addresses (a developer's machine,
+   * the tests). Off by default; no deployment sets it (docs/partner-requests.md).
+   */
+  ...PartnerTargetsEnv.shape,
 });
 export type PaymentsEnv = z.infer<typeof PaymentsEnv>;

@@ -3,7 +3,11 @@ import {
   deployedStream,
   ensureStream,
   outboxPruneTask,
+  partnerDirectory,
+  partnerHttpClient,
+  secretsKey,
   startOutboxRelay,
+  type PartnerConnect,
   startRuntime,
   type Runtime,
 } from '@dzpay/platform';
@@ -14,6 +18,7 @@ import { unconfiguredCardNetwork } from './adapters/unconfigured-card-network.ts
 import { PaymentsEnv } from './config.ts';
 import { paymentsCore } from './core.ts';
 import { referenceLocks } from './adapters/reference-lock.ts';
+import { productLookup } from './adapters/partner-client.ts';
 import { serveAttemptHandlers } from './handlers/attempt-handlers.ts';
 import { serveCheckoutHandlers } from './handlers/checkout-handlers.ts';
 import { servePaymentsHandlers } from './handlers/payments-handlers.ts';
@@ -30,7 +35,11 @@ const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600 * 1000;
 
 export async function startPayments(
   env: Record<string, string | undefined>,
-  options: { handleSignals?: boolean } = {},
+  options: {
+    handleSignals?: boolean;
+    /** Opens partner connections (tests: one that never leaves loopback). */
+    partnerConnect?: PartnerConnect;
+  } = {},
 ): Promise<Runtime<PaymentsEnv>> {
   const runtime = await startRuntime(
     {
@@ -70,6 +79,23 @@ export async function startPayments(
   const core = paymentsCore({ sql, logger, cardNetworks, config });
   const { clock, repository, refunds, keys, settle } = core;
   const prefix = config.NATS_PREFIX;
+  const partnerClient = partnerHttpClient({
+    allowPrivateTargets: config.PARTNER_ALLOW_PRIVATE_TARGETS,
+    ...(options.partnerConnect ? { connect: options.partnerConnect } : {}),
+  });
+  const lookupProduct = productLookup({
+    // Read on every lookup: a payer's page follows a changed API_URL at once.
+    directory: partnerDirectory({
+      nats,
+      prefix,
+      secretsKey: secretsKey(config.SECRETS_KEY),
+      freshMs: 0,
+      onStale: (err, ageMs) =>
+        logger.warn({ err, ageMs }, 'partner directory unreadable; using its last good entry'),
+    }),
+    client: partnerClient,
+    logger,
+  });
 
   const servers = [
     ...(await servePaymentsHandlers({
@@ -92,6 +118,7 @@ export async function startPayments(
       lockMetrics: referenceLockMetrics(runtime.ops.registry, sql),
       settle,
       logger,
+      lookupProduct,
       open: {
         repository,
         cardNetworks,
@@ -130,6 +157,7 @@ export async function startPayments(
   runtime.onStop(async () => {
     await Promise.all(servers.map((server) => server.stop()));
     await sweeper.stop();
+    partnerClient.close();
     await relay.flush();
     await relay.stop();
   });

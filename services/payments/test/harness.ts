@@ -4,6 +4,7 @@ import { startSandbox, type Sandbox } from '@dzpay/cardnet-sandbox/service';
 import { Rpc, type MerchantTerms, type PaymentView } from '@dzpay/contracts';
 import { connectPostgres, requestRpc, type Runtime, type Sql } from '@dzpay/platform';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { loopbackOnlyConnect } from '@dzpay/testkit/loopback-connect';
 import { satimCardNetwork } from '../src/adapters/cardnet/satim-client.ts';
 import type { PaymentsEnv } from '../src/config.ts';
 import { paymentsCore, type PaymentsCore } from '../src/core.ts';
@@ -75,9 +76,12 @@ export async function startPaymentsHarness(
       CARDNET_TEST_URL: sandbox.url,
       SECRETS_KEY: randomBytes(32).toString('base64'),
       PUBLIC_BASE_URL: 'http://127.0.0.1:9',
+      // Test partners listen on 127.0.0.1.
+      PARTNER_ALLOW_PRIVATE_TARGETS: 'true',
       ...env,
     },
-    { handleSignals: false },
+    // Whatever a test points a partner at, nothing is dialed outside loopback.
+    { handleSignals: false, partnerConnect: loopbackOnlyConnect([]) },
   );
   const db = connectPostgres(infra.databaseUrl, 'payments', 2);
   const merchant: MerchantTerms = {

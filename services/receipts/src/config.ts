@@ -24,5 +24,11 @@ export const ReceiptsEnv = BaseEnv.extend({
   PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
   /** The window receipt emails are counted in (an hour; shorter in tests). */
   RECEIPT_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(3_600),
+  /**
+   * How many receipts replicas run (the Deployment's replica count). While Redis is
+   * unreachable each counts the receipt limit in memory and allows its share, the
+   * limit ÷ replicas rounded up.
+   */
+  RECEIPTS_REPLICAS: z.coerce.number().int().positive().default(1),
 });
 export type ReceiptsEnv = z.infer<typeof ReceiptsEnv>;

@@ -7,7 +7,7 @@ import { serveReceiptEmail } from './handlers/receipt-email.ts';
 import { migrations } from './migrations.ts';
 
 /**
- * Wires receipts: runtime (with Redis for the hourly counts), the SMTP transport, the
+ * Wires receipts: runtime (with Redis for the hourly counts, memory while it is down), the SMTP transport, the
  * send log and `receipts.email.send`. Shutdown answers the requests taken, then closes
  * the mail connections, before the runtime drains NATS and closes Postgres and Redis.
  */
@@ -21,7 +21,8 @@ export async function startReceipts(
       schema: migrations.schema,
       migrations: migrations.folder,
       env: ReceiptsEnv,
-      redis: true,
+      // Without Redis the hourly counts are kept per replica: degraded, still serving.
+      redis: 'degradable',
       handleSignals: options.handleSignals ?? true,
     },
     env,
@@ -32,7 +33,7 @@ export async function startReceipts(
     nats,
     prefix: config.NATS_PREFIX,
     paymentsTimeoutMs: config.PAYMENTS_TIMEOUT_MS,
-    limit: receiptSendLimit(redis!, config.RECEIPT_LIMIT_WINDOW_SECONDS),
+    limit: receiptSendLimit(redis!, config.RECEIPT_LIMIT_WINDOW_SECONDS, config.RECEIPTS_REPLICAS),
     mailer,
     sends: sendsRepository(sql),
     logger,

@@ -1,4 +1,4 @@
-import { BaseEnv } from '@dzpay/platform';
+import { BaseEnv, PartnerTargetsEnv } from '@dzpay/platform';
 import { z } from 'zod';
 
 const DEFAULT_SCHEDULE = '0,5000,300000,1800000,7200000,18000000,36000000,36000000';
@@ -19,6 +19,11 @@ export const DispatcherEnv = BaseEnv.extend({
     .default(DEFAULT_SCHEDULE)
     .transform((value) => value.split(',').map((part) => Number(part.trim())))
     .pipe(z.array(z.number().int().nonnegative()).min(1)),
+  /**
+   * Webhooks may reach loopback and private addresses (a developer's machine, the
+   * tests), in both modes. Off by default; no deployment sets it (docs/partner-requests.md).
+   */
+  ...PartnerTargetsEnv.shape,
   /** A partner answering later than this has failed the attempt. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** Attempts in flight at once to one endpoint (merchant and mode), per replica. */

@@ -3,15 +3,16 @@ import {
   deployedStream,
   ensureStream,
   outboxPruneTask,
+  partnerDirectory,
+  partnerHttpClient,
   secretsKey,
   startOutboxRelay,
   startRuntime,
+  type PartnerConnect,
   type Runtime,
 } from '@dzpay/platform';
 import { deliveriesRepository } from './adapters/deliveries-repository.ts';
 import { deliveryMetrics } from './adapters/delivery-metrics.ts';
-import { partnerClient } from './adapters/partner-client.ts';
-import { partnerDirectory } from './adapters/partner-directory.ts';
 import { paymentOutcomesConsumer } from './adapters/payments-consumer.ts';
 import { DispatcherEnv } from './config.ts';
 import { attemptDelivery } from './handlers/attempt.ts';
@@ -31,7 +32,11 @@ const LEASE_MARGIN_MS = 5_000;
  */
 export async function startWebhookDispatcher(
   env: Record<string, string | undefined>,
-  options: { handleSignals?: boolean } = {},
+  options: {
+    handleSignals?: boolean;
+    /** Opens partner connections (tests: one that never leaves loopback). */
+    partnerConnect?: PartnerConnect;
+  } = {},
 ): Promise<Runtime<DispatcherEnv>> {
   const runtime = await startRuntime(
     {
@@ -50,7 +55,10 @@ export async function startWebhookDispatcher(
   const repository = deliveriesRepository(sql, {
     firstAttemptDelayMs: config.WEBHOOK_RETRY_SCHEDULE_MS[0] ?? 0,
   });
-  const client = partnerClient();
+  const client = partnerHttpClient({
+    allowPrivateTargets: config.PARTNER_ALLOW_PRIVATE_TARGETS,
+    ...(options.partnerConnect ? { connect: options.partnerConnect } : {}),
+  });
   const directory = partnerDirectory({
     nats,
     prefix,

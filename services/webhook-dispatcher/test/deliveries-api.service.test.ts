@@ -12,6 +12,7 @@ import {
 import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DispatcherEnv } from '../src/config.ts';
+import { loopbackOnlyConnect } from '@dzpay/testkit/loopback-connect';
 import { startWebhookDispatcher } from '../src/service.ts';
 import {
   deleteBucket,
@@ -67,12 +68,14 @@ beforeAll(async () => {
     {
       ...infra.env,
       SECRETS_KEY: key.toString('base64'),
+      // The test partners listen on 127.0.0.1.
+      PARTNER_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_RETRY_SCHEDULE_MS: '0,100,100',
       WEBHOOK_TIMEOUT_MS: '1000',
       SCHEDULER_INTERVAL_MS: '50',
       RELAY_INTERVAL_MS: '100',
     },
-    { handleSignals: false },
+    { handleSignals: false, partnerConnect: loopbackOnlyConnect([]) },
   );
   db = connectPostgres(infra.databaseUrl, 'webhooks', 2);
 });

@@ -30,6 +30,8 @@ const key = randomBytes(32);
 const dispatcherEnv = () => ({
   ...infra.env,
   SECRETS_KEY: key.toString('base64'),
+  // The test partners listen on 127.0.0.1.
+  PARTNER_ALLOW_PRIVATE_TARGETS: 'true',
   WEBHOOK_RETRY_SCHEDULE_MS: '0,300,300,300',
   WEBHOOK_TIMEOUT_MS: '2000',
   SCHEDULER_INTERVAL_MS: '50',

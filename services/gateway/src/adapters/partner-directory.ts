@@ -1,17 +1,16 @@
 import { Kvm } from '@nats-io/kv';
-import { Buckets, partnerDirectoryKey, PartnerDirectoryEntry } from '@dzpay/contracts';
-import { keepReplicas, type Logger, type NatsConnection } from '@dzpay/platform';
+import { partnerDirectoryKey, PartnerDirectoryEntry } from '@dzpay/contracts';
+import { keepReplicas, partnerBucketName, type Logger, type NatsConnection } from '@dzpay/platform';
 import type { AccountsRepository, PartnerEndpointRow } from './accounts-repository.ts';
 
-/** The KV bucket of a deployment: names allow letters, digits, `_` and `-` only. */
-export function partnerBucketName(prefix: string): string {
-  return `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}_${Buckets.partners}`;
-}
+// The bucket's name is the readers' (libs/platform): one definition for both sides.
+export { partnerBucketName };
 
 /**
  * Keeps the NATS KV bucket of partner endpoints in line with the accounts schema, so
- * services other than the gateway (the webhook dispatcher) know where and how to reach
- * a merchant's partner without reading the gateway's tables. Secrets stay sealed.
+ * services other than the gateway (payments' product lookups, the webhook dispatcher)
+ * know where and how to reach a merchant's partner without reading the gateway's
+ * tables. Secrets stay sealed.
  */
 export async function partnerDirectory(deps: {
   nats: NatsConnection;

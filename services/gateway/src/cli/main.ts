@@ -2,6 +2,7 @@ import {
   BaseEnv,
   connectNats,
   connectPostgres,
+  natsAccessOf,
   isAppError,
   loadConfig,
   migrate,
@@ -15,7 +16,17 @@ import { buildProgram } from './program.ts';
 import { migrateAll } from './service-migrations.ts';
 
 const config = loadConfig(
-  BaseEnv.pick({ DATABASE_URL: true, NATS_URL: true, NATS_PREFIX: true }).extend({
+  BaseEnv.pick({
+    DATABASE_URL: true,
+    NATS_URL: true,
+    NATS_PREFIX: true,
+    // The CLI's own NATS user (`cli`: it may only ask qr-config for codes), docs/nats-security.md.
+    NATS_USER: true,
+    NATS_PASSWORD: true,
+    NATS_TLS_CA_FILE: true,
+    NATS_TLS_CERT_FILE: true,
+    NATS_TLS_KEY_FILE: true,
+  }).extend({
     SECRETS_KEY: z.string().optional(),
   }),
 );
@@ -33,7 +44,8 @@ const program = buildProgram({
     }
     return accountsRepository(sql);
   },
-  nats: async () => (nats ??= await connectNats(config.NATS_URL, 'dzpay-cli')),
+  nats: async () =>
+    (nats ??= await connectNats(config.NATS_URL, 'dzpay-cli', natsAccessOf(config))),
   migrateAll: () => migrateAll(config.DATABASE_URL),
 });
 

@@ -5,6 +5,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AccountsRepository } from '../adapters/accounts-repository.ts';
 import { issueApiKey } from '../domain/api-key.ts';
 import {
+  apiUrlProblem,
   partnerSecretOwner,
   requestRpc,
   sealSecret,
@@ -156,8 +157,8 @@ export function buildProgram(deps: CliDeps): Command {
       if (!deps.secretsKey) fail('set SECRETS_KEY (32 bytes, base64) to store partner secrets');
       const apiSecret = options.apiSecret ?? process.env.PARTNER_API_SECRET;
       if (!apiSecret) fail('give the secret with --api-secret or PARTNER_API_SECRET');
-      if (!z.url({ protocol: /^https?$/ }).safeParse(options.apiUrl).success)
-        fail('--api-url must be an http(s) URL');
+      const urlProblem = apiUrlProblem(options.apiUrl);
+      if (urlProblem) fail(`--api-url ${urlProblem}`);
       const sealed = sealSecret(apiSecret!, deps.secretsKey!, partnerSecretOwner(id, options.mode));
       const accounts = await deps.accounts();
       const found = await accounts.setPartnerEndpoint(id, options.mode, options.apiUrl, sealed);

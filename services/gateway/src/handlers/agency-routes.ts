@@ -7,13 +7,11 @@ import {
   Rpc,
   type AttemptSource,
   type MerchantTerms,
-  type PartnerEndpoint,
 } from '@dzpay/contracts';
 import { AppError, isAppError, requestRpc, type NatsConnection } from '@dzpay/platform';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AccountsRepository } from '../adapters/accounts-repository.ts';
 import { merchantTerms } from '../domain/merchant-terms.ts';
-import { openSecret, partnerSecretOwner } from '@dzpay/platform';
 import {
   agencyProblemPage,
   productPage,
@@ -24,7 +22,6 @@ import { sendPage } from './checkout-routes.ts';
 
 export interface AgencyRoutesDeps {
   accounts: AccountsRepository;
-  secretsKey: Buffer | undefined;
   nats: NatsConnection;
   natsPrefix: string;
   paymentsTimeoutMs: number;
@@ -47,7 +44,11 @@ export async function agencyRoutes(app: FastifyInstance, deps: AgencyRoutesDeps)
     const options = { config: { envelope: 'html' as const } };
     const ask = { timeoutMs: deps.paymentsTimeoutMs };
 
-    /** The merchant behind a page, in a mode, with its partner's server and secret. */
+    /**
+     * The merchant behind a page, in a mode that has a partner server. Only the scope
+     * goes on to payments: it reads the server and its sealed secret from the partner
+     * directory, so the gateway opens no partner secret and none crosses NATS.
+     */
     async function partnerOf(merchantId: string, modeQuery: string | undefined) {
       const mode = Mode.safeParse(modeQuery ?? 'live');
       const merchant =
@@ -55,24 +56,14 @@ export async function agencyRoutes(app: FastifyInstance, deps: AgencyRoutesDeps)
       const endpoint = merchant?.active
         ? await deps.accounts.findPartnerEndpoint(merchant.id, mode.data!)
         : null;
-      if (!merchant || !endpoint || !deps.secretsKey) {
+      if (!merchant || !endpoint) {
         throw new AppError('CHECKOUT404_NOT_FOUND', 'no payment page here');
       }
-      let apiSecret: string;
-      try {
-        apiSecret = openSecret(
-          endpoint.sealedSecret,
-          deps.secretsKey,
-          partnerSecretOwner(merchant.id, mode.data!),
-        );
-      } catch (error) {
-        // Sealed under another SECRETS_KEY, or moved from another row: unusable.
-        throw new AppError('CHECKOUT404_NOT_FOUND', 'partner secret cannot be opened', {
-          cause: error,
-        });
-      }
-      const partner: PartnerEndpoint = { apiUrl: endpoint.apiUrl, apiSecret };
-      return { merchant, terms: merchantTerms(merchant, mode.data!), partner };
+      return {
+        merchant,
+        scope: { merchantId: merchant.id, mode: mode.data! },
+        terms: merchantTerms(merchant, mode.data!),
+      };
     }
 
     async function start(
@@ -125,7 +116,7 @@ export async function agencyRoutes(app: FastifyInstance, deps: AgencyRoutesDeps)
       async (request, reply) => {
         const language = languageOrDefault(request.query.lang);
         try {
-          const { merchant, partner } = await partnerOf(
+          const { merchant, scope } = await partnerOf(
             request.params.merchantId,
             request.query.mode,
           );
@@ -133,7 +124,7 @@ export async function agencyRoutes(app: FastifyInstance, deps: AgencyRoutesDeps)
             deps.nats,
             deps.natsPrefix,
             Rpc.productLookup,
-            { partner, reference: request.params.reference },
+            { merchant: scope, reference: productReference(request.params.reference) },
             ask,
           );
           const view = {
@@ -155,11 +146,9 @@ export async function agencyRoutes(app: FastifyInstance, deps: AgencyRoutesDeps)
       async (request, reply) => {
         const language = languageOrDefault(request.query.lang);
         try {
-          const { terms, partner } = await partnerOf(request.params.merchantId, request.query.mode);
-          return await start(reply, terms, request.params.reference, language, {
-            kind: 'product',
-            partner,
-          });
+          const { terms } = await partnerOf(request.params.merchantId, request.query.mode);
+          const reference = productReference(request.params.reference);
+          return await start(reply, terms, reference, language, { kind: 'product' });
         } catch (error) {
           return problem(reply, error, language);
         }
@@ -223,6 +212,20 @@ export async function agencyRoutes(app: FastifyInstance, deps: AgencyRoutesDeps)
     );
     done();
   });
+}
+
+/**
+ * A reference no product can have (longer than the contract's 255 characters, a NUL,
+ * broken Unicode) is a product the partner does not know: never asked, never a 5xx.
+ */
+function productReference(raw: string): string {
+  if (raw.length > 255 || !cleanText(raw)) {
+    throw new AppError(
+      'PARTNER404_PRODUCT_NOT_FOUND',
+      'the partner knows no product with this reference',
+    );
+  }
+  return raw;
 }
 
 function languageOrDefault(requested: string | undefined): Language {

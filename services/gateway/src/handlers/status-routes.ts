@@ -9,7 +9,10 @@ export interface StatusRoutesDeps {
   nats: NatsConnection;
   natsPrefix: string;
   serviceTimeoutMs: number;
-  /** The spec's limit: 60 queries a minute per key, counted in Redis for every replica. */
+  /**
+   * The spec's limit: 60 queries a minute per key, counted in Redis for every replica
+   * (without Redis, each replica's share in memory: adapters/rate-limit-store.ts).
+   */
   statusRateLimitPerMinute: number;
 }
 

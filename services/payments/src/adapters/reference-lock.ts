@@ -6,6 +6,8 @@ const redisSpan = { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'redi
 /**
  * The fast gate in front of the reference lock: Redis `SET NX PX`. It only spares
  * Postgres the losing attempts; Postgres (a partial unique index) stays the truth.
+ * While Redis is unreachable there is no gate: every attempt goes to Postgres at once,
+ * no command is sent and nothing waits (the client reconnects in the background).
  */
 export function referenceLocks(redis: Redis) {
   // One gate per sale, like the index behind it: a product and a QR token of the same
@@ -13,8 +15,9 @@ export function referenceLocks(redis: Redis) {
   const keyOf = (sale: Sale) =>
     `lock:${sale.merchantId}:${sale.mode}:${sale.referenceKind}:${sale.epoch}:${Buffer.from(sale.reference).toString('base64url')}`;
   return {
-    /** True when this caller now holds the gate for `ttlMs`. */
+    /** True when this caller now holds the gate for `ttlMs`, or there is no gate. */
     async acquire(sale: Sale, holder: string, ttlMs: number) {
+      if (redis.status !== 'ready') return true;
       const answer = await inSpan('redis SET reference lock', redisSpan, () =>
         redis.set(keyOf(sale), holder, 'PX', ttlMs, 'NX'),
       );
@@ -22,6 +25,7 @@ export function referenceLocks(redis: Redis) {
     },
     /** Opens a gate whose holder no longer holds the sale in Postgres (stale). */
     async clear(sale: Sale) {
+      if (redis.status !== 'ready') return;
       await inSpan('redis DEL reference lock', redisSpan, () => redis.del(keyOf(sale)));
     },
   };

@@ -12,7 +12,7 @@ import {
   type NatsConnection,
   type RpcServer,
 } from '@dzpay/platform';
-import { lookupProduct } from '../adapters/partner-client.ts';
+import type { LookupProduct } from '../adapters/partner-client.ts';
 import type { PaymentsRepository, Sale } from '../adapters/payments-repository.ts';
 import type { ReferenceLocks } from '../adapters/reference-lock.ts';
 import { refusalOf } from '../domain/charge.ts';
@@ -36,13 +36,17 @@ export function serveAttemptHandlers(deps: {
   settle: Settler;
   logger: Logger;
   open: OpenAttemptDeps;
+  /** The partner's product, its server read from the partner directory. */
+  lookupProduct: LookupProduct;
   lockMetrics?: ReferenceLockMetrics;
 }): Promise<RpcServer[]> {
-  const { repository, locks, logger } = deps;
+  const { repository, locks, logger, lookupProduct } = deps;
 
   async function start({ merchant, reference, language, source }: AttemptStartRequest) {
     const product =
-      source.kind === 'product' ? await lookupProduct(source.partner, reference) : null;
+      source.kind === 'product'
+        ? await lookupProduct({ merchantId: merchant.merchantId, mode: merchant.mode }, reference)
+        : null;
     if (product && !hasAtMostTwoDecimals(product.amount)) {
       throw new AppError(
         'PARTNER503_UNAVAILABLE',
@@ -140,7 +144,7 @@ export function serveAttemptHandlers(deps: {
       deps.nats,
       deps.prefix,
       Rpc.productLookup,
-      ({ partner, reference }) => lookupProduct(partner, reference),
+      ({ merchant, reference }) => lookupProduct(merchant, reference),
       logger,
     ),
     serveRpc(deps.nats, deps.prefix, Rpc.attemptStart, measuredStart, logger),

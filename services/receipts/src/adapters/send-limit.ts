@@ -1,17 +1,22 @@
 import type { MerchantScope } from '@dzpay/contracts';
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export type Taken = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 /**
  * Receipt emails per merchant and mode per window (test keys never spend the live
- * budget), counted in Redis so every replica shares the
- * count. A send takes its place before the email goes out and gives it back when the
- * mail server refuses it: only emails that left count. Limits differ per merchant; the
- * count under one key is the same whatever the limit read against it.
+ * budget), counted in Redis so every replica shares the count. A send takes its place
+ * before the email goes out and gives it back when the mail server refuses it: only
+ * emails that left count. Limits differ per merchant; the count under one key is the
+ * same whatever the limit read against it.
+ *
+ * Without Redis (refused at once while the connection is down, see connectRedis) each
+ * replica counts in memory and allows its share, the limit ÷ `replicas` rounded up:
+ * sends go on, still limited, and the count is Redis's again when it answers. Counts are
+ * not carried across a switch.
  */
-export function receiptSendLimit(redis: Redis, windowSeconds: number) {
+export function receiptSendLimit(redis: Redis, windowSeconds: number, replicas = 1) {
   const limiters = new Map<number, RateLimiterRedis>();
   const limiterOf = (perWindow: number) => {
     let limiter = limiters.get(perWindow);
@@ -21,6 +26,13 @@ export function receiptSendLimit(redis: Redis, windowSeconds: number) {
         keyPrefix: 'receipts-sent',
         points: perWindow,
         duration: windowSeconds,
+        // Not connected: straight to memory, no command sent.
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory({
+          keyPrefix: 'receipts-sent',
+          points: Math.ceil(perWindow / replicas),
+          duration: windowSeconds,
+        }),
       });
       limiters.set(perWindow, limiter);
     }
@@ -28,7 +40,7 @@ export function receiptSendLimit(redis: Redis, windowSeconds: number) {
   };
 
   return {
-    /** Takes one place; Redis failures throw (no count, no email). */
+    /** Takes one place: in Redis, or in this replica's share while Redis is unreachable. */
     async take(scope: MerchantScope, perWindow: number): Promise<Taken> {
       try {
         await limiterOf(perWindow).consume(keyOf(scope), 1);

@@ -1,11 +1,11 @@
 import { signWebhook, standardWebhookSignature } from '@dzpay/partner-sdk';
-import type { ClaimedDelivery } from '../adapters/deliveries-repository.ts';
 import {
-  AbandonedError,
+  partnerUrl,
   TargetRefusedError,
-  type PartnerClient,
-} from '../adapters/partner-client.ts';
-import type { PartnerDirectory } from '../adapters/partner-directory.ts';
+  type PartnerDirectory,
+  type PartnerHttpClient,
+} from '@dzpay/platform';
+import type { ClaimedDelivery } from '../adapters/deliveries-repository.ts';
 import {
   excerpt,
   judgeAnswer,
@@ -13,11 +13,13 @@ import {
   storable,
   TARGET_REFUSED,
   type AttemptResult,
+  type PartnerAnswer,
 } from '../domain/attempt.ts';
 
 export interface AttemptDeps {
   directory: PartnerDirectory;
-  client: PartnerClient;
+  /** The guarded partner client: every target checked, in both modes. */
+  client: PartnerHttpClient;
   timeoutMs: number;
   clock: () => Date;
 }
@@ -50,7 +52,15 @@ export async function attemptDelivery(
   } catch (error) {
     return failed(`partner directory unavailable: ${messageOf(error)}`);
   }
-  if (partner === null) return failed(NO_ENDPOINT);
+  // An endpoint without a signing secret cannot sign: no webhook goes there yet.
+  if (partner === null || partner.signingSecret === null) return failed(NO_ENDPOINT);
+  const { signingSecret } = partner;
+  let url: URL;
+  try {
+    url = partnerUrl(partner.apiUrl, 'webhooks', 'platform');
+  } catch (error) {
+    return failed(`partner API_URL unusable: ${messageOf(error)}`, 'stop');
+  }
 
   const timestamp = Math.floor(startedAt.getTime() / 1000);
   const standard = partner.standardSecrets
@@ -60,7 +70,7 @@ export async function attemptDelivery(
     'content-type': 'application/json',
     authorization: `Bearer ${partner.apiSecret}`,
     'x-timestamp': String(timestamp),
-    'x-signature': signWebhook(delivery.body, timestamp, partner.signingSecret),
+    'x-signature': signWebhook(delivery.body, timestamp, signingSecret),
     'x-event-id': delivery.eventId,
     'x-event-type': delivery.eventType,
     'webhook-id': delivery.eventId,
@@ -69,14 +79,20 @@ export async function attemptDelivery(
   };
 
   try {
-    const answer = await deps.client.post({
-      url: `${partner.apiUrl.replace(/\/+$/, '')}/webhooks/platform`,
+    const reply = await deps.client.request({
+      method: 'POST',
+      url,
       headers,
       body: delivery.body,
       timeoutMs: deps.timeoutMs,
-      guard: delivery.mode === 'live',
-      abandon,
+      signal: abandon,
     });
+    const retryAfter = reply.headers['retry-after'];
+    const answer: PartnerAnswer = {
+      status: reply.status,
+      body: reply.body.toString('utf8'),
+      retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+    };
     const { verdict, error } = judgeAnswer(answer, deps.clock());
     return {
       startedAt,
@@ -87,7 +103,8 @@ export async function attemptDelivery(
       verdict,
     };
   } catch (error) {
-    if (error instanceof AbandonedError) return null;
+    // Abandoned for a shutdown: not the partner's doing, so not recorded.
+    if (abandon.aborted) return null;
     if (error instanceof TargetRefusedError) return failed(TARGET_REFUSED, 'stop');
     return failed(messageOf(error));
   }

@@ -1,49 +1,55 @@
 import { Kvm, type KV } from '@nats-io/kv';
 import { Buckets, PartnerDirectoryEntry, partnerDirectoryKey, type Mode } from '@dzpay/contracts';
-import {
-  openSecret,
-  partnerSecretOwner,
-  signingSecretOwner,
-  streamName,
-  type NatsConnection,
-} from '@dzpay/platform';
+import type { NatsConnection } from '../nats.ts';
+import { streamName } from '../nats.ts';
+import { openSecret, partnerSecretOwner, signingSecretOwner } from '../sealed-secret.ts';
 
-/** A merchant's partner server, secrets opened, as one attempt needs it. */
+/** The KV bucket of the partner directory of a deployment (`<prefix>_PARTNERS`). */
+export function partnerBucketName(prefix: string): string {
+  return streamName(prefix, Buckets.partners);
+}
+
+/** A merchant's partner server in one mode, its secrets opened. */
 export interface PartnerEndpoint {
   apiUrl: string;
+  /** Sent as `Authorization: Bearer` on product lookups and webhooks. */
   apiSecret: string;
-  /** Signs X-Signature: the newest signing secret. */
-  signingSecret: string;
+  /** Signs X-Signature: the newest signing secret; null while the endpoint has none. */
+  signingSecret: string | null;
   /** Sign webhook-signature: every secret still in its grace period, newest first. */
   standardSecrets: string[];
 }
 
-/**
- * How long a looked-up endpoint is used before the directory is read again. A burst to
- * one partner then costs one read and one opening of its secrets per second instead of
- * one per attempt, and a changed API_URL or a rotated secret still applies within it.
- */
+/** How long a looked-up endpoint is used before the directory is read again (by default). */
 const FRESH_MS = 1_000;
 
 /** How long a partner's last good entry may stand in for a directory that cannot be read. */
 const STALE_FOR_MS = 5 * 60_000;
 
 /**
- * Reads the partner directory the gateway keeps in the `<prefix>_PARTNERS` KV bucket,
- * each endpoint at most FRESH_MS old. A missing bucket or key is no endpoint; other
- * failures fall back to the last good entry for STALE_FOR_MS, then throw.
+ * Reads the partner directory the gateway keeps in the `<prefix>_PARTNERS` KV bucket
+ * (published from its database, secrets sealed under SECRETS_KEY): where a merchant's
+ * partner server is and the secrets to reach it. A missing bucket or key is no endpoint.
+ *
+ * An endpoint is used for `freshMs` before it is read again: a burst of webhooks to one
+ * partner then costs one read and one opening of its secrets, and a changed API_URL or
+ * a rotated secret still applies within it. Other failures fall back to the last good
+ * entry for `staleForMs`, then throw.
  */
 export function partnerDirectory(deps: {
   nats: NatsConnection;
   prefix: string;
   secretsKey: Buffer;
   clock?: () => Date;
+  freshMs?: number;
   staleForMs?: number;
   /** Told each time a last good entry stands in for an unreadable directory. */
   onStale?: (error: unknown, ageMs: number) => void;
 }) {
   const clock = deps.clock ?? (() => new Date());
-  const name = streamName(deps.prefix, Buckets.partners);
+  const name = partnerBucketName(deps.prefix);
+  const freshMs = deps.freshMs ?? FRESH_MS;
+  const staleForMs = deps.staleForMs ?? STALE_FOR_MS;
   let bucket: Promise<KV> | undefined;
 
   function open(): Promise<KV> {
@@ -63,16 +69,15 @@ export function partnerDirectory(deps: {
       });
     if (entry === null || entry.operation !== 'PUT') return null;
     const partner = PartnerDirectoryEntry.parse(entry.json());
-    const [newest] = partner.signingSecrets;
-    if (newest === undefined) return null;
     const openSealed = (sealed: string, owner: string) =>
       openSecret(Buffer.from(sealed, 'base64'), deps.secretsKey, owner);
     const signingOwner = signingSecretOwner(merchantId, mode);
     const now = clock().getTime();
+    const [newest] = partner.signingSecrets;
     return {
       apiUrl: partner.apiUrl,
       apiSecret: openSealed(partner.apiSecretSealed, partnerSecretOwner(merchantId, mode)),
-      signingSecret: openSealed(newest.sealed, signingOwner),
+      signingSecret: newest ? openSealed(newest.sealed, signingOwner) : null,
       standardSecrets: partner.signingSecrets
         .filter((secret) => secret.validUntil === null || Date.parse(secret.validUntil) > now)
         .map((secret) => openSealed(secret.sealed, signingOwner)),
@@ -81,7 +86,6 @@ export function partnerDirectory(deps: {
 
   const fresh = new Map<string, { readAt: number; endpoint: Promise<PartnerEndpoint | null> }>();
   const lastGood = new Map<string, { readAt: number; endpoint: PartnerEndpoint | null }>();
-  const staleForMs = deps.staleForMs ?? STALE_FOR_MS;
 
   /**
    * The directory's answer; when the bucket cannot be read (its node is down, a leader
@@ -107,13 +111,15 @@ export function partnerDirectory(deps: {
       const key = partnerDirectoryKey(merchantId, mode);
       const now = clock().getTime();
       const known = fresh.get(key);
-      if (known !== undefined && now - known.readAt < FRESH_MS) return known.endpoint;
-      // Attempts looking up the same partner meanwhile share this one read.
+      if (known !== undefined && now - known.readAt < freshMs) return known.endpoint;
+      // Lookups of the same partner meanwhile share this one read.
       const endpoint = readOrRecall(key, merchantId, mode, now);
       fresh.set(key, { readAt: now, endpoint });
-      endpoint.catch(() => {
+      const forget = () => {
         if (fresh.get(key)?.endpoint === endpoint) fresh.delete(key);
-      });
+      };
+      // No endpoint is not kept: one published a moment later is seen at once.
+      endpoint.then((found) => (found === null ? forget() : undefined), forget);
       return endpoint;
     },
   };
