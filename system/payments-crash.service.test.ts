@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { PaymentView, RegisteredPayment } from '@dzpay/contracts';
 import { startSandbox, type Sandbox } from '@dzpay/cardnet-sandbox/service';
 import { spawnService, type ServiceProcess } from '@dzpay/testkit';
@@ -10,6 +11,7 @@ import { sandboxOrderStatus } from './sandbox-orders.ts';
 import { startStack, type Stack } from './stack.ts';
 
 const PAYMENTS_MAIN = entryOf('payments');
+const SECRETS_KEY = randomBytes(32).toString('base64');
 
 let stack: Stack;
 let sandbox: Sandbox;
@@ -19,6 +21,7 @@ const paymentsEnv = (extra: Record<string, string> = {}) => ({
   ...stack.infra.env,
   PUBLIC_BASE_URL: stack.gateway.url,
   CARDNET_TEST_URL: sandbox.url,
+  SECRETS_KEY,
   // Longer than the test: payments is still waiting for confirmOrder when it dies.
   CARDNET_TIMEOUT_MS: '60000',
   // The dead process's claim on the payment runs out this soon (10 s by default).
