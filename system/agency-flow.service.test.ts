@@ -101,8 +101,8 @@ describe('paying a partner product reference', () => {
     expect(await again.text()).toContain('déjà payée');
   });
 
-  it('a reference no product can have (too long, a NUL) is not found, never asked, never a 5xx', async () => {
-    for (const reference of ['B'.repeat(256), 'BOOK\u0000X']) {
+  it('a reference no product can have (empty, too long, a NUL) is not found, never asked, never a 5xx', async () => {
+    for (const reference of ['', 'B'.repeat(256), 'BOOK\u0000X']) {
       for (const method of ['GET', 'POST']) {
         const response = await fetch(page(reference), { method, redirect: 'manual' });
         expect(response.status, `${method} ${reference.length} characters`).toBe(404);

@@ -131,10 +131,9 @@ describe('with Redis stopped, the limits hold in each gateway replica', () => {
     for (const answer of answers.slice(0, PAGE_LIMIT)) {
       expect([answer.status, answer.retryAfter]).toEqual([404, undefined]);
     }
-    // ...then refused by the limiter before the page is looked up. (The payer pages
-    // render every refusal as their error page, a 503 for now: see docs/rate-limits.md.)
+    // ...then refused by the limiter before the page is looked up: a 429 page.
     for (const answer of answers.slice(PAGE_LIMIT)) {
-      expect(answer.status).not.toBe(404);
+      expect(answer.status).toBe(429);
       expect(Number(answer.retryAfter)).toBeGreaterThan(0);
     }
     // Another payer's address has a budget of its own.

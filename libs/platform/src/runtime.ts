@@ -64,7 +64,9 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
   // As its own NATS user when the environment names one: the server then lets it
   // publish and subscribe only where its role needs (docs/nats-security.md).
   const nats = await connectNats(config.NATS_URL, `dzpay-${options.service}`, natsAccessOf(config));
-  const redis = options.redis ? connectRedis(config.REDIS_URL, config.REDIS_PREFIX, { log: logger }) : undefined;
+  const redis = options.redis
+    ? connectRedis(config.REDIS_URL, config.REDIS_PREFIX, { log: logger })
+    : undefined;
 
   const registry = createMetricsRegistry(options.service);
   const metrics = platformMetrics(registry, { consumerStallMs: config.CONSUMER_STALL_MS, logger });

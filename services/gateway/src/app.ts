@@ -6,7 +6,7 @@ import type { AccountsRepository } from './adapters/accounts-repository.ts';
 import type { KeyOwnerLookup } from './adapters/key-owner-cache.ts';
 import { degradableStore } from './adapters/rate-limit-store.ts';
 import { hashApiKey, modeOfApiKey } from './domain/api-key.ts';
-import { installErrorHandling } from './handlers/errors.ts';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './handlers/errors.ts';
 import { agencyRoutes } from './handlers/agency-routes.ts';
 import { checkoutRoutes } from './handlers/checkout-routes.ts';
 import { docsRoutes } from './handlers/docs-routes.ts';
@@ -21,7 +21,6 @@ export interface GatewayDeps {
   logger: FastifyBaseLogger;
   keys: KeyOwnerLookup;
   accounts: AccountsRepository;
-  secretsKey: Buffer | undefined;
   nats: NatsConnection;
   natsPrefix: string;
   redis: Redis;
@@ -48,6 +47,7 @@ export function servedRoutes(app: FastifyInstance): readonly { method: string; u
 
 /** Request bodies of the public API are small; anything larger is refused early. */
 const BODY_LIMIT_BYTES = 64 * 1024;
+const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * The public HTTP application, built without listening so tests can inject requests
@@ -66,6 +66,13 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
     // Status references may be 255 characters (URL-encoded, longer): let the router pass
     // them to the handler, which answers the spec's 400 past 255.
     routerOptions: { maxParamLength: 2048 },
+    // What fails before a route runs (a request Node cannot parse, a broken
+    // percent-encoding, an overlong parameter) still gets the spec's envelope.
+    clientErrorHandler,
+    frameworkErrors,
+    // A request whose body never finishes arriving is dropped after this long, so it can
+    // hold neither a connection nor a graceful shutdown for as long as its sender likes.
+    requestTimeout: REQUEST_TIMEOUT_MS,
   });
   // The API speaks JSON only; without this, a text/plain body would reach the handlers
   // as a string and be judged field by field instead of by its content type.

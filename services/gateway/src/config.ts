@@ -18,8 +18,9 @@ export const GatewayEnv = BaseEnv.extend({
    */
   PAYMENTS_TIMEOUT_MS: z.coerce.number().int().positive().default(12_000),
   /**
-   * 32 random bytes, base64: seals partners' API secrets at rest (AES-256-GCM). Without
-   * it, partner endpoints can be neither set nor used.
+   * 32 random bytes, base64: the admin CLI (run from the gateway's image) seals partners'
+   * API and signing secrets with it (AES-256-GCM); payments and the dispatcher open them.
+   * The gateway itself only publishes them, sealed, to the partner directory.
    */
   SECRETS_KEY: z.string().optional(),
   /** Longest time a gateway trusts a cached key owner without hearing of a change. */

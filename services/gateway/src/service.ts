@@ -4,7 +4,6 @@ import { accountsRepository } from './adapters/accounts-repository.ts';
 import { keyOwnerCache, onAccountChanges } from './adapters/key-owner-cache.ts';
 import { partnerDirectory } from './adapters/partner-directory.ts';
 import { buildGatewayApp } from './app.ts';
-import { secretsKey } from '@dzpay/platform';
 import { GatewayEnv } from './config.ts';
 import { migrations } from './migrations.ts';
 
@@ -34,9 +33,6 @@ export async function startGateway(
   );
   const { config } = runtime;
   const accounts = accountsRepository(runtime.sql);
-  if (!config.SECRETS_KEY) {
-    runtime.logger.warn('SECRETS_KEY is not set: product-reference pages (/pay) answer 404');
-  }
   const keys = keyOwnerCache(accounts, {
     ttlMs: config.KEY_CACHE_TTL_MS,
     maxEntries: 10_000,
@@ -58,7 +54,6 @@ export async function startGateway(
     logger: runtime.logger,
     keys,
     accounts,
-    secretsKey: config.SECRETS_KEY ? secretsKey(config.SECRETS_KEY) : undefined,
     nats: runtime.nats,
     natsPrefix: config.NATS_PREFIX,
     redis: runtime.redis!,
@@ -75,7 +70,14 @@ export async function startGateway(
   const address = await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
   runtime.onStop(async () => {
     directory.stop();
-    await app.close();
+    // Requests in flight finish; a connection still open past half the shutdown budget
+    // (a client that never finishes its body) is cut, so it cannot hold the drain.
+    const cut = setTimeout(() => app.server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS / 2);
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(cut);
+    }
   });
   runtime.logger.info({ address }, 'gateway listening');
   runtime.ops.markReady();

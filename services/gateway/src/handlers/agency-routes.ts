@@ -158,7 +158,7 @@ export async function agencyRoutes(app: FastifyInstance, deps: AgencyRoutesDeps)
     /** The QR code's merchant, mode and configuration, if something is to be paid. */
     async function qrOf(token: string) {
       // A token no QR code can have (a NUL, broken Unicode) is unknown, not an outage.
-      if (token.length > 255 || !cleanText(token)) return null;
+      if (token.length === 0 || token.length > 255 || !cleanText(token)) return null;
       const reply = await requestRpc(deps.nats, deps.natsPrefix, Rpc.qrConfigGet, { token }, ask);
       const merchant = await deps.accounts.findMerchant(reply.merchantId);
       if (!merchant?.active || reply.state !== 'configured' || !reply.config) return null;
@@ -219,7 +219,7 @@ export async function agencyRoutes(app: FastifyInstance, deps: AgencyRoutesDeps)
  * broken Unicode) is a product the partner does not know: never asked, never a 5xx.
  */
 function productReference(raw: string): string {
-  if (raw.length > 255 || !cleanText(raw)) {
+  if (raw.length === 0 || raw.length > 255 || !cleanText(raw)) {
     throw new AppError(
       'PARTNER404_PRODUCT_NOT_FOUND',
       'the partner knows no product with this reference',

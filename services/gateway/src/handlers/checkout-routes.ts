@@ -1,5 +1,5 @@
-import { Language, Rpc, type CheckoutView } from '@dzpay/contracts';
-import { requestRpc, type NatsConnection } from '@dzpay/platform';
+import { cleanText, isUuid, Language, Rpc, type CheckoutView } from '@dzpay/contracts';
+import { AppError, requestRpc, type NatsConnection } from '@dzpay/platform';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { checkoutPage, resultPage } from '../pages/checkout-page.ts';
 import type { Page } from '../pages/layout.ts';
@@ -36,7 +36,7 @@ export async function checkoutRoutes(
       '/checkout/:token',
       options,
       async (request, reply) => {
-        const { token } = request.params;
+        const token = possibleToken(request.params.token);
         const view = await requestRpc(deps.nats, deps.natsPrefix, Rpc.checkoutView, { token }, ask);
         const language = languageOf(request.query.lang, view);
         const open = view.status === 'created' || view.status === 'processing';
@@ -53,7 +53,7 @@ export async function checkoutRoutes(
       '/checkout/:token/pay',
       options,
       async (request, reply) => {
-        const { token } = request.params;
+        const token = possibleToken(request.params.token);
         const { formUrl } = await requestRpc(
           deps.nats,
           deps.natsPrefix,
@@ -73,6 +73,7 @@ export async function checkoutRoutes(
         // Whatever the card network put in the query is ignored: the outcome is asked
         // of the card network server to server.
         const { paymentId } = request.params;
+        if (!isUuid(paymentId)) throw notFound();
         const view = await requestRpc(
           deps.nats,
           deps.natsPrefix,
@@ -91,6 +92,19 @@ export async function checkoutRoutes(
     );
     done();
   });
+}
+
+const notFound = () => new AppError('CHECKOUT404_NOT_FOUND', 'no payment page here');
+
+/**
+ * A checkout token as sent, when some payment could have it. An empty one (the
+ * `/checkout/` link cut short), an overlong one, or one with a NUL or broken Unicode
+ * leads nowhere: the payer's 404 page, without asking payments (which would refuse the
+ * request as malformed, an internal error).
+ */
+export function possibleToken(token: string): string {
+  if (token.length === 0 || token.length > 255 || !cleanText(token)) throw notFound();
+  return token;
 }
 
 /** The payer's choice of language, else the payment's. */

@@ -1,5 +1,8 @@
 import { httpStatusOf, type ErrorCode, type StandardError } from '@dzpay/contracts';
 import { isAppError } from '@dzpay/platform';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { problemPage } from '../pages/checkout-page.ts';
 import { languageOf, sendPage } from './checkout-routes.ts';
@@ -81,11 +84,8 @@ function bodyProblem(error: FastifyError): string | null {
  * internals; they are logged with the request id instead.
  */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) =>
-    reply
-      .code(404)
-      .send(standardError('ROUTE404_NOT_FOUND', `no route ${request.method} ${request.url}`)),
-  );
+  app.setNotFoundHandler(sendNotFound);
+  refuseTunnels(app);
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const envelope = request.routeOptions.config.envelope ?? 'standard';
@@ -105,17 +105,47 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const problem = bodyProblem(error);
     if (problem) return sendValidation(reply, envelope, new ValidationFailure([problem]));
+    const clientStatus = clientStatusOf(error);
+    if (clientStatus === 403 || clientStatus === 404) return sendNotFound(request, reply);
+    if (clientStatus !== null) {
+      return sendValidation(reply, envelope, new ValidationFailure(['the request cannot be read']));
+    }
 
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(standardError('INTERNAL500_ERROR', 'internal error'));
   });
 }
 
+function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
+  return reply
+    .code(404)
+    .send(standardError('ROUTE404_NOT_FOUND', `no route ${request.method} ${request.url}`));
+}
+
+/**
+ * The 4xx status Fastify or a plugin gave an error of the caller's making (a file path
+ * outside the docs' root, a media type no parser takes), else null. Only errors that
+ * are neither ours nor a bug: those have no statusCode, or a 5xx one.
+ */
+function clientStatusOf(error: FastifyError): number | null {
+  if (isAppError(error) || error instanceof ValidationFailure) return null;
+  const status = error.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
+}
+
 /** Payers get a page in their language, never a JSON envelope. */
 function sendProblemPage(request: FastifyRequest, reply: FastifyReply, error: FastifyError) {
   const language = languageOf((request.query as { lang?: string } | undefined)?.lang);
-  if (isAppError(error) && httpStatusOf(error.code) === 404) {
+  const clientStatus = clientStatusOf(error);
+  if ((isAppError(error) && httpStatusOf(error.code) === 404) || clientStatus === 404) {
     return sendPage(reply, problemPage('notFound', language), 404);
+  }
+  // A payer's address past its page limit: said so, with the limiter's retry-after.
+  if (clientStatus === 429) return sendPage(reply, problemPage('tooManyRequests', language), 429);
+  // A body the page cannot read (too large, another media type) is the sender's doing,
+  // not an outage: 400, with no hint to retry.
+  if (clientStatus !== null || error instanceof ValidationFailure) {
+    return sendPage(reply, problemPage('badRequest', language), 400);
   }
   if (!isAppError(error) || httpStatusOf(error.code) >= 500) {
     request.log.error({ err: error }, 'payer page failed');
@@ -134,4 +164,82 @@ function sendValidation(reply: FastifyReply, envelope: Envelope, failure: Valida
       failures: failure.failures,
     }),
   );
+}
+
+/**
+ * What a request the HTTP parser refuses gets (malformed request line or headers,
+ * headers past the size limit, a request not received in time): the standard envelope
+ * as a 400, where Fastify's default writes its own shape. Pass it to Fastify() as
+ * `clientErrorHandler`. The connection is closed after it: its stream cannot be trusted.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const why =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? 'request headers are too large'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'request was not received in time'
+          : 'request is not valid HTTP';
+    const body = JSON.stringify(
+      standardError('VALIDATION400_BAD_REQUEST', why, {
+        failures: [{ field: 'request', message: why }],
+      }),
+    );
+    socket.write(rawAnswer('400 Bad Request', body));
+  }
+  socket.destroy();
+}
+
+/** A whole HTTP/1.1 answer for a socket no Fastify reply exists for; the connection ends after it. */
+function rawAnswer(statusLine: string, body: string): string {
+  return (
+    `HTTP/1.1 ${statusLine}\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    'Connection: close\r\n\r\n' +
+    body
+  );
+}
+
+/**
+ * CONNECT asks for a tunnel, which dzpay never opens. Node's server hands such requests
+ * to 'connect' listeners only, and closes the connection without a word when there is
+ * none: with this one the caller gets the same 404 as for any other route that is not.
+ */
+function refuseTunnels(app: FastifyInstance): void {
+  app.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    const body = JSON.stringify(
+      standardError('ROUTE404_NOT_FOUND', `no route CONNECT ${request.url ?? ''}`),
+    );
+    socket.on('error', () => socket.destroy());
+    // Destroyed once the answer is out, not merely ended: a tunnel request's body keeps
+    // arriving on a socket nobody reads, which would hold it (and a graceful shutdown)
+    // open for as long as the caller likes.
+    socket.write(rawAnswer('404 Not Found', body), () => socket.destroy());
+  });
+}
+
+/**
+ * Errors Fastify's router answers before any route runs: a URL whose percent-encoding
+ * is broken (FST_ERR_BAD_URL), a parameter past maxParamLength. Pass it to Fastify() as
+ * `frameworkErrors`: the standard envelope instead of Fastify's shape, without echoing
+ * the URL.
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'a path segment is too long'
+      : 'the URL is not validly percent-encoded';
+  const failure = new ValidationFailure([message], [{ field: 'url', message }]);
+  // Payers' pages answer in HTML even here: the route is not known yet, so the path says.
+  if (/^\/(checkout|pay|qr)\//.test(request.raw.url ?? '')) {
+    void sendPage(reply, problemPage('badRequest', 'fr'), 400);
+    return;
+  }
+  void sendValidation(reply, 'standard', failure);
 }

@@ -88,8 +88,11 @@ function outcomeText(view: CheckoutView, t: (typeof Messages)[Language]) {
   }
 }
 
-/** A page for a link that leads nowhere, or a service that is down. */
-export function problemPage(kind: 'notFound' | 'error', language: Language): Page {
+/** A page for a link that leads nowhere, a request that cannot be read, or a service that is down. */
+export function problemPage(
+  kind: 'notFound' | 'badRequest' | 'tooManyRequests' | 'error',
+  language: Language,
+): Page {
   const t = Messages[language];
   return layout({ language, title: t[kind], body: `<h1>${escapeHtml(t[kind])}</h1>` });
 }
