@@ -108,6 +108,12 @@ export async function startNatsCluster(
     throw failed.reason;
   }
   const urls = nodes.map((node) => node.url).join(',');
+  try {
+    await waitForPlacement(urls, size, options.probe);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
   const nodeAt = (index: number): ClusterNode => {
     const node = nodes[index];
     if (!node) throw new Error(`the cluster has no node ${index}`);
@@ -121,6 +127,49 @@ export async function startNatsCluster(
     waitForLeaders: (timeoutMs = 30_000) => waitForLeaders(urls, timeoutMs, options.probe),
     stop: stopAll,
   };
+}
+
+/**
+ * Every node answering is not yet a cluster that can place a stream on all of them: the
+ * meta leader learns of its peers a moment later, and until then a stream of `size`
+ * replicas is refused ("no suitable peers for placement"). Waits until one can be made.
+ */
+async function waitForPlacement(
+  urls: string,
+  size: number,
+  auth: NatsProbeAuth | undefined,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const name = `PLACEMENT_PROBE_${randomBytes(4).toString('hex')}`;
+  let lastProblem: unknown = 'not tried yet';
+  while (Date.now() < deadline) {
+    const nc = await connect({
+      servers: urls.split(','),
+      timeout: 1_000,
+      reconnect: false,
+      ...(auth ? { user: auth.user, pass: auth.password } : {}),
+    }).catch((error: unknown) => {
+      lastProblem = error;
+      return null;
+    });
+    if (nc) {
+      try {
+        const jsm = await jetstreamManager(nc, { timeout: 2_000 });
+        await jsm.streams.add({ name, subjects: [`${name}.>`], num_replicas: size });
+        await jsm.streams.delete(name);
+        return;
+      } catch (error) {
+        lastProblem = error;
+      } finally {
+        await nc.close();
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(
+    `the NATS cluster cannot place a stream on ${size} nodes: ${String(lastProblem)}`,
+  );
 }
 
 async function waitForLeaders(
