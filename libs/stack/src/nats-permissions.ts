@@ -174,14 +174,31 @@ const streamOf = (prefix: string, key: StreamKey) => `${safe(prefix)}_${Streams[
 const bucketOf = (prefix: string, key: BucketKey) => `${safe(prefix)}_${Buckets[key]}`;
 export const inboxOf = (user: string) => `_INBOX_${user}`;
 
+/** The users that call any Rpc `user` serves, in the order of NATS_USERS. */
+export function repliesTo(roles: Record<NatsUser, NatsRole>, user: NatsUser): NatsUser[] {
+  const served = new Set<RpcName>(roles[user].serves);
+  return NATS_USERS.filter((caller) => roles[caller].calls.some((name) => served.has(name)));
+}
+
 /** What `user` may do on the NATS of a deployment whose subjects carry `prefix`. */
-export function permissionsOf(user: string, role: NatsRole, prefix: string): NatsPermissions {
+export function permissionsOf(
+  user: string,
+  role: NatsRole,
+  prefix: string,
+  /** The users that call an Rpc this role serves (repliesTo): it answers into their inboxes. */
+  answers: readonly string[] = [],
+): NatsPermissions {
   const publish: string[] = [];
   const subscribe: string[] = [`${inboxOf(user)}.>`];
   const subject = (name: RpcName) => `${prefix}.${Rpc[name].subject}`;
 
   for (const name of role.serves) subscribe.push(subject(name));
   for (const name of role.calls) publish.push(subject(name));
+  // Replies. allow_responses alone is not enough on a cluster: the server that delivered a
+  // request remembers the reply it may carry, and a service that reconnects to another
+  // node before answering (its node died) is refused there (the cluster campaign, seed 22,
+  // met it). Its callers' inboxes, and only theirs, are granted outright.
+  for (const caller of answers) publish.push(`${inboxOf(caller)}.>`);
   for (const key of role.publishes) {
     for (const events of Streams[key].subjects) publish.push(`${prefix}.${events}`);
   }
@@ -276,7 +293,7 @@ export function authorizationBlock(options: AuthorizationOptions): string {
     '  users = [',
   ];
   for (const user of NATS_USERS) {
-    const permissions = permissionsOf(user, roles[user], options.prefix);
+    const permissions = permissionsOf(user, roles[user], options.prefix, repliesTo(roles, user));
     lines.push(
       '    {',
       `      user: ${quote(user)}`,
@@ -333,7 +350,7 @@ export function helmValues(options: {
 }): string {
   const roles = natsRoles(options.durables);
   const users: unknown[] = NATS_USERS.map((user) => {
-    const permissions = permissionsOf(user, roles[user], options.prefix);
+    const permissions = permissionsOf(user, roles[user], options.prefix, repliesTo(roles, user));
     return {
       user,
       // The chart writes `<< … >>` unquoted: a variable the server reads from its environment.

@@ -18,6 +18,7 @@ import {
   passwordVariable,
   permissionsOf,
   QR_CONFIG_CONSUMER,
+  repliesTo,
   tlsBlock,
   type NatsUser,
   type RpcName,
@@ -27,7 +28,10 @@ import { SERVICES } from '../src/stack.ts';
 const PREFIX = 'dzpay';
 const roles = natsRoles();
 const permissions = Object.fromEntries(
-  NATS_USERS.map((user) => [user, permissionsOf(user, roles[user], PREFIX)]),
+  NATS_USERS.map((user) => [
+    user,
+    permissionsOf(user, roles[user], PREFIX, repliesTo(roles, user)),
+  ]),
 ) as Record<NatsUser, ReturnType<typeof permissionsOf>>;
 const rpcNames = Object.keys(Rpc) as RpcName[];
 const subjectOf = (name: RpcName) => `${PREFIX}.${Rpc[name].subject}`;
@@ -101,7 +105,7 @@ describe('the NATS role table', () => {
     }
   });
 
-  it('gives no role a full wildcard, and no access to another role’s inbox', () => {
+  it('gives no role a full wildcard; each reads only its own inbox and answers only its callers’', () => {
     for (const user of NATS_USERS) {
       for (const subject of [...permissions[user].publish, ...permissions[user].subscribe]) {
         const tokens = subject.split('.');
@@ -112,7 +116,17 @@ describe('the NATS role table', () => {
       }
       const inboxes = permissions[user].subscribe.filter((s) => s.startsWith('_INBOX'));
       expect(inboxes, user).toEqual([`${inboxOf(user)}.>`]);
+      // It answers into the inboxes of its callers, and of nobody else.
+      const callers = NATS_USERS.filter((caller) =>
+        roles[caller].calls.some((name) => roles[user].serves.includes(name)),
+      );
+      const answered = permissions[user].publish.filter((s) => s.startsWith('_INBOX'));
+      expect(answered, user).toEqual(callers.map((caller) => `${inboxOf(caller)}.>`));
     }
+    expect(repliesTo(roles, 'payments')).toEqual(['gateway', 'receipts']);
+    expect(repliesTo(roles, 'qr-config')).toEqual(['gateway', 'cli']);
+    expect(repliesTo(roles, 'gateway')).toEqual([]);
+    expect(permissions.receipts.publish).not.toContain(`${inboxOf('cli')}.>`);
   });
 
   it('keeps receipts from refunding and the gateway from reading PAYMENTS', () => {
