@@ -129,16 +129,6 @@ export async function startNatsCluster(
   };
 }
 
-/** A short-lived connection the harness inspects the cluster with, as `auth` when secured. */
-function probe(urls: string, auth: NatsProbeAuth | undefined) {
-  return connect({
-    servers: urls.split(','),
-    timeout: 1_000,
-    reconnect: false,
-    ...(auth ? { user: auth.user, pass: auth.password } : {}),
-  });
-}
-
 /**
  * Every node answering is not yet a cluster that can place a stream on all of them: the
  * meta leader learns of its peers a moment later, and until then a stream of `size`
@@ -154,7 +144,12 @@ async function waitForPlacement(
   const name = `PLACEMENT_PROBE_${randomBytes(4).toString('hex')}`;
   let lastProblem: unknown = 'not tried yet';
   while (Date.now() < deadline) {
-    const nc = await probe(urls, auth).catch((error: unknown) => {
+    const nc = await connect({
+      servers: urls.split(','),
+      timeout: 1_000,
+      reconnect: false,
+      ...(auth ? { user: auth.user, pass: auth.password } : {}),
+    }).catch((error: unknown) => {
       lastProblem = error;
       return null;
     });
@@ -202,7 +197,12 @@ async function leaderProblem(
   urls: string,
   auth: NatsProbeAuth | undefined,
 ): Promise<string | null> {
-  const nc = await probe(urls, auth);
+  const nc = await connect({
+    servers: urls.split(','),
+    timeout: 1_000,
+    reconnect: false,
+    ...(auth ? { user: auth.user, pass: auth.password } : {}),
+  });
   try {
     const jsm: JetStreamManager = await jetstreamManager(nc, { timeout: 2_000 });
     for await (const stream of jsm.streams.list()) {
