@@ -20,7 +20,6 @@ import {
   type StatusRecord,
   type UnsetQrConfigBody,
 } from '@dzpay/contracts';
-import type { z } from 'zod';
 
 /** An answer of dzpay that is not a success, with its parsed body. */
 export class DzpayError extends Error {
@@ -58,6 +57,12 @@ export interface DzpayClientOptions {
   fetch?: typeof fetch;
 }
 
+import { clientTransport } from './transport.ts';
+import { backOfficePaymentsMethods } from './back-office-payments.ts';
+import { backOfficeQrMethods } from './back-office-qr.ts';
+import { backOfficeReportMethods } from './back-office-report.ts';
+import { backOfficeWebhooksMethods } from './back-office-webhooks.ts';
+
 /** For POSTs that create or move money: the same key and body answer the first result again. */
 export interface IdempotencyOptions {
   idempotencyKey?: string;
@@ -69,38 +74,14 @@ export interface IdempotencyOptions {
  * a response that does not match the contract fails loudly here rather than later.
  */
 export function dzpayClient(options: DzpayClientOptions) {
-  const send = options.fetch ?? fetch;
-  const base = options.baseUrl.replace(/\/+$/, '');
-
-  async function call<S extends z.ZodType>(
-    method: 'GET' | 'POST',
-    path: string,
-    success: { status: number; schema: S } | { status: 204 },
-    body?: unknown,
-    extraHeaders: Record<string, string> = {},
-  ): Promise<z.infer<S>> {
-    const response = await send(`${base}${path}`, {
-      method,
-      headers: {
-        'x-api-key': options.apiKey,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...extraHeaders,
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    const parsed: unknown = text === '' ? undefined : JSON.parse(text);
-    if (response.status !== success.status) {
-      throw new DzpayError(response.status, parsed, response.headers.get('retry-after'));
-    }
-    return 'schema' in success ? success.schema.parse(parsed) : (undefined as z.infer<S>);
-  }
-
-  const segment = encodeURIComponent;
-  const idempotency = (options?: IdempotencyOptions): Record<string, string> =>
-    options?.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {};
+  const transport = clientTransport(options);
+  const { call, segment, idempotency } = transport;
 
   return {
+    ...backOfficePaymentsMethods(transport),
+    ...backOfficeWebhooksMethods(transport),
+    ...backOfficeQrMethods(transport),
+    ...backOfficeReportMethods(transport),
     /** POST /set-qr-config: replaces the QR code's amounts (DZD). */
     async setQrConfig(body: SetQrConfigBody): Promise<void> {
       await call('POST', '/set-qr-config', { status: 200, schema: SetQrConfigResponse }, body);

@@ -12,3 +12,7 @@ export * from './scope.ts';
 export * from './status.ts';
 export * from './validation.ts';
 export * from './webhooks.ts';
+export * from './back-office/payments.ts';
+export * from './back-office/qr.ts';
+export * from './back-office/report.ts';
+export * from './back-office/webhooks.ts';

@@ -1,4 +1,10 @@
+export { rpc, type RpcDefinition } from './rpc-definition.ts';
 import { z } from 'zod';
+import { rpc } from './rpc-definition.ts';
+import { BackOfficePaymentsRpc } from './back-office/payments.ts';
+import { BackOfficeQrRpc } from './back-office/qr.ts';
+import { BackOfficeReportRpc } from './back-office/report.ts';
+import { BackOfficeWebhooksRpc } from './back-office/webhooks.ts';
 import { ErrorCatalog } from './errors.ts';
 import {
   QrCodeCreateReply,
@@ -36,24 +42,6 @@ import {
   ProductLookupRequest,
 } from './agency.ts';
 
-/** One request/reply operation over NATS: its subject and the schemas of both sides. */
-export interface RpcDefinition<
-  Req extends z.ZodType = z.ZodType,
-  Rep extends z.ZodType = z.ZodType,
-> {
-  readonly subject: string;
-  readonly request: Req;
-  readonly reply: Rep;
-}
-
-function rpc<Req extends z.ZodType, Rep extends z.ZodType>(
-  subject: string,
-  request: Req,
-  reply: Rep,
-): RpcDefinition<Req, Rep> {
-  return { subject, request, reply };
-}
-
 /** The catalog of every NATS request/reply subject and its schemas. */
 export const Rpc = {
   qrConfigSet: rpc('qr.config.set', QrConfigSetRequest, QrConfigSetReply),
@@ -76,6 +64,10 @@ export const Rpc = {
   ),
   deliveryReplay: rpc('webhooks.deliveries.replay', DeliveryReplayRequest, DeliveryView),
   receiptEmailSend: rpc('receipts.email.send', ReceiptEmailRequest, ReceiptEmailResult),
+  ...BackOfficePaymentsRpc,
+  ...BackOfficeWebhooksRpc,
+  ...BackOfficeQrRpc,
+  ...BackOfficeReportRpc,
 } as const;
 
 /** Errors cross the wire as a code from the catalog, never as a stack trace. */

@@ -20,6 +20,8 @@ import { paymentsCore } from './core.ts';
 import { referenceLocks } from './adapters/reference-lock.ts';
 import { productLookup } from './adapters/partner-client.ts';
 import { serveAttemptHandlers } from './handlers/attempt-handlers.ts';
+import { serveBackOfficeHandlers } from './handlers/back-office-handlers.ts';
+import { serveReportHandlers } from './handlers/report-handlers.ts';
 import { serveCheckoutHandlers } from './handlers/checkout-handlers.ts';
 import { servePaymentsHandlers } from './handlers/payments-handlers.ts';
 import { startSweeper } from './jobs/sweeper.ts';
@@ -128,6 +130,8 @@ export async function startPayments(
         clock,
       },
     })),
+    ...(await serveBackOfficeHandlers({ nats, prefix, sql, logger, clock }, core)),
+    ...(await serveReportHandlers({ nats, prefix, sql, logger, clock }, core)),
   ];
   const sweeper = startSweeper({
     repository,

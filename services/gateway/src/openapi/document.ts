@@ -86,6 +86,17 @@ function responseOf(spec: ResponseSpec): Json {
   }
   if ('html' in spec)
     return { description, content: { 'text/html': { schema: { type: 'string' } } } };
+  if ('media' in spec) {
+    return {
+      description,
+      content: Object.fromEntries(
+        spec.media.map((type) => [
+          type,
+          { schema: { type: 'string', ...(type === 'image/png' ? { format: 'binary' } : {}) } },
+        ]),
+      ),
+    };
+  }
   if ('redirect' in spec) {
     return { description, headers: { location: { schema: { type: 'string' } } } };
   }
@@ -187,6 +198,13 @@ export function openApiDocument(serverUrl: string): Json {
       { name: 'Payments', description: 'Hosted-checkout payments (`pk_test_` / `pk_live_` keys)' },
       { name: 'Receipts', description: 'Receipt emails of succeeded payments' },
       { name: 'Webhooks', description: 'What dzpay sent to the partner server, and replays' },
+      {
+        name: 'Webhook settings',
+        description: 'Where webhooks go, which kinds, the signing secret, a test event',
+      },
+      { name: 'Events', description: 'Every event of the merchant, and replays of their delivery' },
+      { name: 'Reports', description: 'Daily sums of successes, refunds and fees' },
+      { name: 'QR codes', description: "A merchant's static QR codes and their images" },
       { name: 'QR configuration', description: 'Amounts of static QR codes' },
       { name: 'Status', description: 'Lock and payment status of product references' },
       { name: 'Payer pages', description: 'HTML pages payers open (ar, fr, en); no key' },

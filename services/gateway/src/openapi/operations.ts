@@ -15,6 +15,10 @@ import {
 } from '@dzpay/contracts';
 import type { z } from 'zod';
 import { examples } from './examples.ts';
+import { BACK_OFFICE_PAYMENTS_OPERATIONS } from './back-office-payments.ts';
+import { BACK_OFFICE_QR_OPERATIONS } from './back-office-qr.ts';
+import { BACK_OFFICE_REPORT_OPERATIONS } from './back-office-report.ts';
+import { BACK_OFFICE_WEBHOOKS_OPERATIONS } from './back-office-webhooks.ts';
 
 /** A response of an operation: a JSON schema with its example, an HTML page, or nothing. */
 export type ResponseSpec =
@@ -23,14 +27,26 @@ export type ResponseSpec =
   | { description: string; shape: 'validation-list' | 'rate-limit' }
   | { description: string; html: true }
   | { description: string; redirect: true }
-  | { description: string; empty: true };
+  | { description: string; empty: true }
+  /** A body of another media type: CSV, SVG, PNG. */
+  | { description: string; media: readonly string[] };
 
 export interface OperationSpec {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** OpenAPI path, parameters in braces. */
   path: string;
   operationId: string;
-  tag: 'QR configuration' | 'Payments' | 'Receipts' | 'Webhooks' | 'Status' | 'Payer pages';
+  tag:
+    | 'QR configuration'
+    | 'QR codes'
+    | 'Payments'
+    | 'Reports'
+    | 'Receipts'
+    | 'Webhooks'
+    | 'Webhook settings'
+    | 'Events'
+    | 'Status'
+    | 'Payer pages';
   summary: string;
   description?: string;
   /** Authenticated with x-api-key. */
@@ -56,6 +72,10 @@ const page = (description: string) => ({ description, html: true }) as const;
 
 /** Every public route of the gateway, as the OpenAPI document describes it. */
 export const OPERATIONS: readonly OperationSpec[] = [
+  ...BACK_OFFICE_PAYMENTS_OPERATIONS,
+  ...BACK_OFFICE_WEBHOOKS_OPERATIONS,
+  ...BACK_OFFICE_QR_OPERATIONS,
+  ...BACK_OFFICE_REPORT_OPERATIONS,
   {
     method: 'post',
     path: '/set-qr-config',
