@@ -236,6 +236,15 @@ const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Record<stri
     message: 'webhook delivery not found',
     details: { id: '7d4c2b1a-0f9e-4d8c-b7a6-5f4e3d2c1b0a' },
   },
+  PAYMENT_INSTANCE409_NOT_CANCELLABLE: {
+    message: 'payment cannot be cancelled',
+    details: { status: 'success' },
+  },
+  WEBHOOK404_EVENT_NOT_FOUND: {
+    message: 'event not found',
+    details: { id: '0b7e5c1a-3f1e-4d8a-9a65-2f1d7c3e9b10' },
+  },
+  WEBHOOK409_ENDPOINT_MISSING: { message: 'no webhook endpoint is set for this mode' },
   SERVICE503_UNAVAILABLE: { message: 'service temporarily unavailable, retry later' },
   INTERNAL500_ERROR: { message: 'internal error' },
 };
