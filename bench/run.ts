@@ -11,6 +11,13 @@ import { startCpuProbe } from './cpu.ts';
 import { freePort, startNode, type NodeProcess } from './processes.ts';
 import { measureRedisDown, type Measured, type RedisDownRow } from './redis-down.ts';
 import {
+  checkList,
+  firstPagePlan,
+  listOptions,
+  seedPayments,
+  type ListMerchant,
+} from './payments-list.ts';
+import {
   measureEventLag,
   measurePaymentLag,
   startProductPartner,
@@ -43,6 +50,7 @@ const lagGapMs = positiveInt('BENCH_LAG_GAP_MS', 5);
 const webhookEvents = positiveInt('BENCH_WEBHOOK_EVENTS', 3_000);
 const webhookWarmup = positiveInt('BENCH_WEBHOOK_WARMUP', 300);
 const webhookConcurrency = positiveInt('BENCH_WEBHOOK_CONCURRENCY', 64);
+const listPayments = positiveInt('BENCH_LIST_PAYMENTS', 1_000_000);
 const only = benchOnly();
 const TARGET_RATIO = 0.25;
 const TARGET_STATUS_RATIO = 0.35;
@@ -155,6 +163,14 @@ try {
   if (only === 'redis-down') {
     await seedLockedReferences(status, references);
     reportRedisDown(await redisDown());
+  } else if (only === 'payments-list') {
+    const helloWorld = await measureServer(
+      'hello-world',
+      './hello-world.ts',
+      {},
+      { method: 'GET' },
+    );
+    reportPaymentsList(helloWorld, await paymentsListRows());
   } else {
     await everyScenario();
   }
@@ -219,6 +235,7 @@ try {
     if (failures.length > 0) throw new Error(`status lag run is void: ${failures.join('; ')}`);
 
     const webhooks = await measureWebhookDeliveries({ merchantId, mode: 'test' }, run);
+    const listRows = await paymentsListRows();
     // Last: a gateway and a Redis of its own, both stopped when it ends.
     const redisDownRows = await redisDown();
 
@@ -228,6 +245,39 @@ try {
       webhooks,
     );
     reportRedisDown(redisDownRows);
+    reportPaymentsList(helloWorld, listRows);
+  }
+
+  /**
+   * payments-list: a merchant with BENCH_LIST_PAYMENTS payments (a million) and one with
+   * ten, each listing its newest 20 through the gateway, NATS and payments.
+   */
+  async function paymentsListRows(): Promise<Record<string, autocannon.Result>> {
+    const payments = connectPostgres(databaseUrl.href, 'payments', 1);
+    try {
+      const merchants: Record<string, ListMerchant & { count: number }> = {};
+      for (const [title, count] of [
+        [`payments-list (${listPayments} payments)`, listPayments],
+        ['payments-list (10 payments)', 10],
+      ] as const) {
+        const made = await cli<{ id: string }>('merchant', 'create', `List ${count}`);
+        const { key } = await cli<{ key: string }>('key', 'issue', made.id, '--mode', 'test');
+        const ms = await seedPayments(payments, made.id, count);
+        console.log(`${title}: seeded in ${ms} ms`);
+        merchants[title] = { merchantId: made.id, key, count };
+      }
+      const rows: Record<string, autocannon.Result> = {};
+      for (const [title, merchant] of Object.entries(merchants)) {
+        await checkList(publicBaseUrl, merchant, merchant.count);
+        console.log(
+          `${title} first page plan:\n${await firstPagePlan(payments, merchant.merchantId)}`,
+        );
+        rows[title] = await measure(title, listOptions(publicBaseUrl, merchant));
+      }
+      return rows;
+    } finally {
+      await payments.end();
+    }
   }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
@@ -236,12 +286,54 @@ try {
   await cleanup();
 }
 
-/** BENCH_ONLY: one scenario alone (redis-down), or every scenario when unset. */
-function benchOnly(): 'redis-down' | undefined {
+/** BENCH_ONLY: one scenario alone (redis-down, payments-list), or every scenario when unset. */
+function benchOnly(): 'redis-down' | 'payments-list' | undefined {
   const value = env.BENCH_ONLY;
   if (value === undefined || value === '') return undefined;
-  if (value === 'redis-down') return value;
-  throw new Error(`BENCH_ONLY must be redis-down (or unset for every scenario), not ${value}`);
+  if (value === 'redis-down' || value === 'payments-list') return value;
+  throw new Error(
+    `BENCH_ONLY must be redis-down or payments-list (or unset for every scenario), not ${value}`,
+  );
+}
+
+/** The payments-list rows: req/s, latencies and the ratio to hello-world of the same run. */
+function reportPaymentsList(
+  helloWorld: autocannon.Result,
+  rows: Record<string, autocannon.Result>,
+): void {
+  const table = Object.fromEntries(
+    Object.entries(rows).map(([title, result]) => [
+      title,
+      {
+        reqPerSec: Math.round(result.requests.average),
+        p50Ms: result.latency.p50,
+        p99Ms: result.latency.p99,
+        non2xx: result.non2xx,
+        errors: result.errors + result.timeouts,
+        ratio: Number((result.requests.average / helloWorld.requests.average).toFixed(4)),
+      },
+    ]),
+  );
+  console.table({
+    'hello-world': { reqPerSec: Math.round(helloWorld.requests.average) },
+    ...table,
+  });
+  for (const [title, row] of Object.entries(table)) {
+    if (row.non2xx > 0 || row.errors > 0)
+      console.warn(`WARNING: ${title} had ${row.non2xx} non-2xx answers, ${row.errors} errors`);
+  }
+  const machine = { cores: cpus().length, load1: Number(loadavg()[0]!.toFixed(2)) };
+  console.log(
+    JSON.stringify({
+      paymentsList: {
+        seconds,
+        connections,
+        ...machine,
+        helloWorld: Math.round(helloWorld.requests.average),
+        ...table,
+      },
+    }),
+  );
 }
 
 function positiveInt(name: string, fallback: number): number {

@@ -26,6 +26,8 @@ const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
 const internal = (route: { method: string; url: string }) =>
   route.method === 'HEAD' ||
   route.url.startsWith('/docs') ||
+  // The dashboard's HTML pages (docs/dashboard.md) are no part of the API.
+  route.url.startsWith('/dashboard') ||
   route.url === '/favicon.ico' ||
   // The empty-reference variant of the status route, which only answers the spec's 400.
   route.url === '/partner/payments/v1//status';

@@ -54,7 +54,7 @@ describe('the partner directory in NATS KV', () => {
     expect(JSON.stringify(published)).not.toContain('api-secret');
     expect(
       openSecret(
-        Buffer.from(published.apiSecretSealed, 'base64'),
+        Buffer.from(published.apiSecretSealed!, 'base64'),
         KEY,
         partnerSecretOwner(merchant.id, 'test'),
       ),

@@ -83,6 +83,8 @@ export const CheckoutStatus = z.enum([
   'success',
   'failed',
   'expired',
+  /** Cancelled by the merchant before it was paid (internal failed, reason `cancelled`). */
+  'cancelled',
   'refunded',
 ]);
 export type CheckoutStatus = z.infer<typeof CheckoutStatus>;

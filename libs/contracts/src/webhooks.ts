@@ -11,9 +11,14 @@ import { MerchantScope, Mode } from './scope.ts';
 export const PartnerDirectoryEntry = z.object({
   merchantId: z.uuid(),
   mode: Mode,
-  apiUrl: z.url(),
-  /** base64 of the sealed API secret (sent as `Authorization: Bearer`). */
-  apiSecretSealed: z.string(),
+  /** The partner's API (product lookups); null for a merchant that only set a webhook URL. */
+  apiUrl: z.url().nullable(),
+  /** base64 of the sealed API secret (sent as `Authorization: Bearer`); null with apiUrl. */
+  apiSecretSealed: z.string().nullable(),
+  /** Where webhooks go when the merchant chose it; absent or null: `{apiUrl}/webhooks/platform`. */
+  webhookUrl: z.url().nullable().optional(),
+  /** The webhook kinds the merchant wants; absent: DEFAULT_WEBHOOK_EVENTS. */
+  webhookEvents: z.array(z.string()).optional(),
   /**
    * Webhook signing secrets, newest first, each base64 of its sealed value. The first
    * signs X-Signature; all of them sign webhook-signature, so a rotation has a grace
@@ -35,6 +40,28 @@ export const Buckets = { partners: 'PARTNERS' } as const;
 export function partnerDirectoryKey(merchantId: string, mode: Mode): string {
   return `${merchantId}.${mode}`;
 }
+
+/** The webhook kinds a merchant may ask for (`events` of the webhook settings). */
+export const WebhookEventKind = z.enum(['payment.success', 'payment.fail', 'payment.refunded']);
+export type WebhookEventKind = z.infer<typeof WebhookEventKind>;
+
+/** What an endpoint receives when it never chose: the spec's two outcomes. */
+export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEventKind[] = [
+  'payment.success',
+  'payment.fail',
+];
+
+/** Every webhook type dzpay sends: the kinds, and `webhook.test` (asked for, never filtered). */
+export const WebhookType = z.enum([...WebhookEventKind.options, 'webhook.test']);
+export type WebhookType = z.infer<typeof WebhookType>;
+
+/**
+ * What payments adds to a `payment.refunded` event beyond PaymentEventData: the amount
+ * of this one refund (centimes). Read from the raw event, as PaymentEventData drops it.
+ */
+export const RefundEventExtra = z.object({
+  data: z.object({ refundAmount: z.int().positive().optional() }),
+});
 
 /** Delivery states of a payment's outcome webhook, as the status record shows them. */
 export const WebhookDeliveryEventTypes = {
@@ -87,7 +114,7 @@ export const DeliveryAttemptView = z.object({
 export const DeliveryView = z.object({
   id: z.uuid(),
   eventId: z.uuid(),
-  eventType: z.enum(['payment.success', 'payment.fail']),
+  eventType: WebhookType,
   paymentId: z.uuid(),
   reference: z.string(),
   state: z.enum(['pending', 'success', 'fail']),

@@ -1,5 +1,5 @@
 // @dzpay/partner-sdk: everything a partner's server needs to talk with dzpay.
-export { WebhookEvent, WebhookEventTypes } from './event.ts';
+export { WebhookEvent, WebhookEventTypes, WebhookTestEvent } from './event.ts';
 export { dzpayProductLookup, dzpayWebhooks } from './fastify.ts';
 export type { DzpayProductLookupOptions, DzpayWebhooksOptions } from './fastify.ts';
 export type { IncomingHeaders } from './headers.ts';

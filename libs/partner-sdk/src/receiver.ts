@@ -1,4 +1,4 @@
-import type { WebhookEvent } from './event.ts';
+import { WebhookEventTypes, type WebhookEvent, type WebhookTestEvent } from './event.ts';
 import type { IncomingHeaders } from './headers.ts';
 import {
   errorResponse,
@@ -17,6 +17,11 @@ export type WebhookReceiverOptions = SigningSecrets & {
    * dedup on `event.id`.
    */
   onEvent: (event: WebhookEvent) => unknown;
+  /**
+   * Called for a verified test event (`webhook.test`); without it a test event is
+   * answered 200 and goes no further, which is what the sender wants to see.
+   */
+  onTest?: (event: WebhookTestEvent) => unknown;
   /** How far the timestamp may be from now, either way. */
   toleranceSeconds?: number;
   /** Told when `onEvent` throws (dzpay is answered 503 and will retry). */
@@ -37,10 +42,15 @@ export async function receiveWebhook(
       ? errorResponse(400, 'BAD_REQUEST', verified.message)
       : errorResponse(401, 'UNAUTHORIZED', verified.message);
   }
+  const { event } = verified;
+  if (event.type === WebhookEventTypes.test) {
+    await options.onTest?.(event);
+    return { status: 200, body: { success: true } };
+  }
   try {
-    await options.onEvent(verified.event);
+    await options.onEvent(event);
   } catch (error) {
-    options.onError?.(error, verified.event);
+    options.onError?.(error, event);
     return partnerError('SERVICE_UNAVAILABLE', 'the event could not be processed; send it again');
   }
   return { status: 200, body: { success: true } };

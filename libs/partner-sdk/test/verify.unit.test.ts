@@ -19,7 +19,24 @@ describe('verifyWebhook with X-Signature and X-Timestamp', () => {
       now,
     });
     expect(result).toMatchObject({ ok: true, event: { id: 'evt-42', type: 'payment.success' } });
-    if (result.ok) expect(result.event.data.amount).toBe(1500.5);
+    if (result.ok && result.event.type !== 'webhook.test')
+      expect(result.event.data.amount).toBe(1500.5);
+  });
+
+  it('accepts a signed test event, typed as one', () => {
+    const testBody = JSON.stringify({
+      id: 'evt-test',
+      type: 'webhook.test',
+      createdAt: '2025-03-14T09:26:53.000Z',
+      data: { message: 'a test' },
+    });
+    const result = verifyWebhook({
+      rawBody: testBody,
+      headers: xHeaders(testBody, secret, unixNow(now)),
+      signingSecret: secret,
+      now,
+    });
+    expect(result).toMatchObject({ ok: true, event: { id: 'evt-test', type: 'webhook.test' } });
   });
 
   it('accepts the raw body as a Buffer, and header names in any case', () => {

@@ -13,6 +13,7 @@ import { backOfficeQrRoutes } from './handlers/back-office-qr-routes.ts';
 import { backOfficeReportRoutes } from './handlers/back-office-report-routes.ts';
 import { backOfficeWebhooksRoutes } from './handlers/back-office-webhooks-routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
+import type { DashboardDeps } from './dashboard/settings.ts';
 import { checkoutRoutes } from './handlers/checkout-routes.ts';
 import { docsRoutes } from './handlers/docs-routes.ts';
 import { paymentsRoutes } from './handlers/payments-routes.ts';
@@ -39,6 +40,13 @@ export interface GatewayDeps {
   /** Gateway replicas sharing the rate limits: each counts its share while Redis is down. */
   replicas: number;
   trustProxyHops: number;
+  /**
+   * SECRETS_KEY: seals the webhook signing secrets the merchant API and the dashboard
+   * make. Absent: neither can make one (503).
+   */
+  secretsKey?: Buffer;
+  /** The dashboard's own dependencies; apps built without them serve no dashboard. */
+  dashboard?: DashboardDeps;
   clock?: () => Date;
 }
 

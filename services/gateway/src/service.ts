@@ -1,10 +1,15 @@
-import { startRuntime, type Runtime } from '@dzpay/platform';
+import { secretsKey, startRuntime, type Runtime } from '@dzpay/platform';
 import type { FastifyInstance } from 'fastify';
 import { accountsRepository } from './adapters/accounts-repository.ts';
+import { dashboardApiKeys } from './adapters/dashboard-api-keys.ts';
+import { loginThrottle } from './adapters/dashboard-login-throttle.ts';
+import { dashboardSessions } from './adapters/dashboard-sessions.ts';
+import { dashboardUsers } from './adapters/dashboard-users.ts';
 import { keyOwnerCache, onAccountChanges } from './adapters/key-owner-cache.ts';
 import { partnerDirectory } from './adapters/partner-directory.ts';
 import { buildGatewayApp } from './app.ts';
 import { GatewayEnv } from './config.ts';
+import { DEFAULT_DASHBOARD_SETTINGS, type DashboardDeps } from './dashboard/settings.ts';
 import { migrations } from './migrations.ts';
 
 export interface Gateway {
@@ -50,13 +55,31 @@ export async function startGateway(
     () => directory.publish(),
   );
   await directory.publish();
+  const redis = runtime.redis!;
+  const dashboardSettings = {
+    ...DEFAULT_DASHBOARD_SETTINGS,
+    cookieSecure: config.DASHBOARD_COOKIE_SECURE,
+    sessionIdleSeconds: config.DASHBOARD_SESSION_IDLE_MINUTES * 60,
+    sessionMaxSeconds: config.DASHBOARD_SESSION_MAX_HOURS * 3600,
+  };
+  const dashboard: DashboardDeps = {
+    settings: dashboardSettings,
+    users: dashboardUsers(runtime.sql),
+    sessions: dashboardSessions(redis, {
+      idleSeconds: dashboardSettings.sessionIdleSeconds,
+      maxSeconds: dashboardSettings.sessionMaxSeconds,
+    }),
+    apiKeys: dashboardApiKeys(runtime.sql),
+    throttle: loginThrottle(redis),
+    sql: runtime.sql,
+  };
   const app = await buildGatewayApp({
     logger: runtime.logger,
     keys,
     accounts,
     nats: runtime.nats,
     natsPrefix: config.NATS_PREFIX,
-    redis: runtime.redis!,
+    redis,
     registry: runtime.ops.registry,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     serviceTimeoutMs: config.SERVICE_TIMEOUT_MS,
@@ -66,6 +89,9 @@ export async function startGateway(
     statusRateLimitPerMinute: config.STATUS_RATE_LIMIT_PER_MINUTE,
     replicas: config.GATEWAY_REPLICAS,
     trustProxyHops: config.TRUST_PROXY_HOPS,
+    dashboard,
+    // Seals the webhook signing secrets made through the API and the dashboard.
+    ...(config.SECRETS_KEY ? { secretsKey: secretsKey(config.SECRETS_KEY) } : {}),
   });
   const address = await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
   runtime.onStop(async () => {

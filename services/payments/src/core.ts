@@ -50,6 +50,7 @@ export function paymentsCore(deps: {
     clock,
     refundQuietMs: config.REFUND_QUIET_MS,
     repository,
+    cardNetworks,
     refunds,
     keys,
     withSettlement,

@@ -13,10 +13,12 @@ import {
 } from '@dzpay/platform';
 import { deliveriesRepository } from './adapters/deliveries-repository.ts';
 import { deliveryMetrics } from './adapters/delivery-metrics.ts';
+import { eventsRepository } from './adapters/events-repository.ts';
 import { paymentOutcomesConsumer } from './adapters/payments-consumer.ts';
 import { DispatcherEnv } from './config.ts';
 import { attemptDelivery } from './handlers/attempt.ts';
 import { serveDeliveriesHandlers } from './handlers/deliveries-handlers.ts';
+import { serveEventsHandlers } from './handlers/events-handlers.ts';
 import { startPaymentIntake } from './handlers/payment-intake.ts';
 import { startScheduler } from './handlers/scheduler.ts';
 import { migrations } from './migrations.ts';
@@ -69,15 +71,14 @@ export async function startWebhookDispatcher(
         'partner directory unreadable; delivering with its last good entry',
       ),
   });
+  const events = eventsRepository(sql);
   const clock = () => new Date();
+  const attemptDeps = { directory, client, timeoutMs: config.WEBHOOK_TIMEOUT_MS, clock };
+  // Test events are attempted while the merchant waits; a shutdown abandons them too.
+  const stopping = new AbortController();
   const scheduler = startScheduler({
     repository,
-    attempt: (delivery, abandon) =>
-      attemptDelivery(
-        { directory, client, timeoutMs: config.WEBHOOK_TIMEOUT_MS, clock },
-        delivery,
-        abandon,
-      ),
+    attempt: (delivery, abandon) => attemptDelivery(attemptDeps, delivery, abandon),
     schedule: config.WEBHOOK_RETRY_SCHEDULE_MS,
     perEndpoint: config.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
     intervalMs: config.SCHEDULER_INTERVAL_MS,
@@ -97,16 +98,32 @@ export async function startWebhookDispatcher(
     consumer,
     repository,
     enqueued: () => scheduler.wake(),
+    wantedKinds: async (merchantId, mode) =>
+      (await directory.webhookTarget(merchantId, mode))?.events,
     logger,
     retryDelayMs: config.INTAKE_RETRY_MS,
   });
-  const rpcServers = await serveDeliveriesHandlers({
-    nats,
-    prefix,
-    repository,
-    replayed: () => scheduler.wake(),
-    logger,
-  });
+  const rpcServers = [
+    ...(await serveDeliveriesHandlers({
+      nats,
+      prefix,
+      repository,
+      replayed: () => scheduler.wake(),
+      logger,
+    })),
+    ...(await serveEventsHandlers({
+      nats,
+      prefix,
+      deliveries: repository,
+      events,
+      directory,
+      attempt: (delivery) => attemptDelivery(attemptDeps, delivery, stopping.signal),
+      leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
+      replayed: () => scheduler.wake(),
+      clock,
+      logger,
+    })),
+  ];
   const relay = await startOutboxRelay({
     sql,
     nats,
@@ -121,10 +138,16 @@ export async function startWebhookDispatcher(
       name: 'finished deliveries',
       prune: (limit) => repository.pruneFinished(config.DEDUP_RETENTION_MS, limit),
     },
+    {
+      name: 'undelivered events',
+      prune: (limit) => events.pruneUndelivered(config.DEDUP_RETENTION_MS, limit),
+    },
   ]);
 
   runtime.onStop(async () => {
-    // No more merchant API requests (those taken are answered first).
+    // No more merchant API requests (those taken are answered first; a test event's
+    // attempt in flight is abandoned and answered 503).
+    stopping.abort();
     await Promise.all(rpcServers.map((server) => server.stop()));
     // No new deliveries, no new attempts; attempts in flight are handed back.
     await intake.stop();

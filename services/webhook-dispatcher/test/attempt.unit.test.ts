@@ -3,7 +3,9 @@ import { PaymentEvent } from '@dzpay/contracts';
 import { WebhookEvent } from '@dzpay/partner-sdk';
 import { describe, expect, it } from 'vitest';
 import { excerpt, judgeAnswer } from '../src/domain/attempt.ts';
-import { webhookOf } from '../src/domain/webhook-body.ts';
+import { testWebhookOf, wants, webhookOf } from '../src/domain/webhook-body.ts';
+
+const ID = '0b7e5c1a-3f1e-4d8a-9a65-2f1d7c3e9b10';
 
 const now = new Date('2025-03-14T09:00:00.000Z');
 
@@ -108,9 +110,35 @@ describe('the webhook body of a payment outcome', () => {
     });
   });
 
-  it('sends nothing for events that are no outcome', () => {
-    for (const type of ['payment.created', 'payment.processing', 'payment.refunded']) {
+  it('sends nothing for events that are no webhook', () => {
+    for (const type of ['payment.created', 'payment.processing']) {
       expect(webhookOf(event(type, { status: 'pending', paidAt: null }))).toBeNull();
     }
+  });
+
+  it('a refund says what it gave back and the total, in dinars', () => {
+    const refunded = event('payment.refunded', { status: 'success', refundedAmount: 50_000 });
+    const body = JSON.parse(webhookOf(refunded, 20_000)!.body) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
+    expect(body.type).toBe('payment.refunded');
+    expect(body.data).toMatchObject({ amount: 200, refundedAmount: 500, currency: 'DZD' });
+    // An event written before refundAmount existed was a full refund: the total.
+    expect(JSON.parse(webhookOf(refunded)!.body)).toMatchObject({ data: { amount: 500 } });
+  });
+
+  it('sends a kind only to endpoints that want it (the spec two by default); tests always', () => {
+    expect(wants(undefined, 'payment.success')).toBe(true);
+    expect(wants(undefined, 'payment.fail')).toBe(true);
+    expect(wants(undefined, 'payment.refunded')).toBe(false);
+    expect(wants(['payment.refunded'], 'payment.refunded')).toBe(true);
+    expect(wants(['payment.refunded'], 'payment.success')).toBe(false);
+    expect(wants(['payment.fail'], 'webhook.test')).toBe(true);
+    expect(JSON.parse(testWebhookOf(ID, new Date(0)).body)).toMatchObject({
+      id: ID,
+      type: 'webhook.test',
+      createdAt: '1970-01-01T00:00:00.000Z',
+    });
   });
 });

@@ -1,5 +1,11 @@
 import { Kvm, type KV } from '@nats-io/kv';
-import { Buckets, PartnerDirectoryEntry, partnerDirectoryKey, type Mode } from '@dzpay/contracts';
+import {
+  Buckets,
+  DEFAULT_WEBHOOK_EVENTS,
+  PartnerDirectoryEntry,
+  partnerDirectoryKey,
+  type Mode,
+} from '@dzpay/contracts';
 import type { NatsConnection } from '../nats.ts';
 import { streamName } from '../nats.ts';
 import { openSecret, partnerSecretOwner, signingSecretOwner } from '../sealed-secret.ts';
@@ -19,6 +25,29 @@ export interface PartnerEndpoint {
   /** Sign webhook-signature: every secret still in its grace period, newest first. */
   standardSecrets: string[];
 }
+
+/**
+ * Where and how a merchant's webhooks go in one mode, its secrets opened. An entry
+ * exists once the merchant has a partner API or a webhook URL.
+ */
+export interface WebhookTarget {
+  /** The partner's API (product lookups), if any: webhooks default to `{apiUrl}/webhooks/platform`. */
+  apiUrl: string | null;
+  /** Sent as `Authorization: Bearer` when the partner has an API secret. */
+  apiSecret: string | null;
+  /** The URL the merchant chose for webhooks; null: the default under apiUrl. */
+  webhookUrl: string | null;
+  /** The webhook kinds the endpoint wants. */
+  events: readonly string[];
+  signingSecret: string | null;
+  standardSecrets: string[];
+  /** The entry's version (when the gateway's row last changed, in ms). */
+  version: number;
+}
+
+/** How long webhookTarget waits for an entry at least as new as asked. */
+const AT_LEAST_WAIT_MS = 2_000;
+const AT_LEAST_POLL_MS = 50;
 
 /** How long a looked-up endpoint is used before the directory is read again (by default). */
 const FRESH_MS = 1_000;
@@ -60,7 +89,7 @@ export function partnerDirectory(deps: {
     return bucket;
   }
 
-  async function read(merchantId: string, mode: Mode): Promise<PartnerEndpoint | null> {
+  async function read(merchantId: string, mode: Mode): Promise<WebhookTarget | null> {
     const entry = await open()
       .then((kv) => kv.get(partnerDirectoryKey(merchantId, mode)))
       .catch((error: unknown) => {
@@ -76,7 +105,13 @@ export function partnerDirectory(deps: {
     const [newest] = partner.signingSecrets;
     return {
       apiUrl: partner.apiUrl,
-      apiSecret: openSealed(partner.apiSecretSealed, partnerSecretOwner(merchantId, mode)),
+      apiSecret:
+        partner.apiSecretSealed === null
+          ? null
+          : openSealed(partner.apiSecretSealed, partnerSecretOwner(merchantId, mode)),
+      webhookUrl: partner.webhookUrl ?? null,
+      version: partner.version ?? 0,
+      events: partner.webhookEvents ?? DEFAULT_WEBHOOK_EVENTS,
       signingSecret: newest ? openSealed(newest.sealed, signingOwner) : null,
       standardSecrets: partner.signingSecrets
         .filter((secret) => secret.validUntil === null || Date.parse(secret.validUntil) > now)
@@ -84,8 +119,8 @@ export function partnerDirectory(deps: {
     };
   }
 
-  const fresh = new Map<string, { readAt: number; endpoint: Promise<PartnerEndpoint | null> }>();
-  const lastGood = new Map<string, { readAt: number; endpoint: PartnerEndpoint | null }>();
+  const fresh = new Map<string, { readAt: number; endpoint: Promise<WebhookTarget | null> }>();
+  const lastGood = new Map<string, { readAt: number; endpoint: WebhookTarget | null }>();
 
   /**
    * The directory's answer; when the bucket cannot be read (its node is down, a leader
@@ -106,21 +141,59 @@ export function partnerDirectory(deps: {
     }
   }
 
+  function target(merchantId: string, mode: Mode): Promise<WebhookTarget | null> {
+    const key = partnerDirectoryKey(merchantId, mode);
+    const now = clock().getTime();
+    const known = fresh.get(key);
+    if (known !== undefined && now - known.readAt < freshMs) return known.endpoint;
+    // Lookups of the same partner meanwhile share this one read.
+    const endpoint = readOrRecall(key, merchantId, mode, now);
+    fresh.set(key, { readAt: now, endpoint });
+    const forget = () => {
+      if (fresh.get(key)?.endpoint === endpoint) fresh.delete(key);
+    };
+    // No endpoint is not kept: one published a moment later is seen at once.
+    endpoint.then((found) => (found === null ? forget() : undefined), forget);
+    return endpoint;
+  }
+
   return {
-    lookup(merchantId: string, mode: Mode): Promise<PartnerEndpoint | null> {
-      const key = partnerDirectoryKey(merchantId, mode);
-      const now = clock().getTime();
-      const known = fresh.get(key);
-      if (known !== undefined && now - known.readAt < freshMs) return known.endpoint;
-      // Lookups of the same partner meanwhile share this one read.
-      const endpoint = readOrRecall(key, merchantId, mode, now);
-      fresh.set(key, { readAt: now, endpoint });
-      const forget = () => {
-        if (fresh.get(key)?.endpoint === endpoint) fresh.delete(key);
+    /** The partner's API for product lookups; null when the merchant has none (webhooks only). */
+    async lookup(merchantId: string, mode: Mode): Promise<PartnerEndpoint | null> {
+      const found = await target(merchantId, mode);
+      if (found?.apiUrl == null || found.apiSecret === null) return null;
+      return {
+        apiUrl: found.apiUrl,
+        apiSecret: found.apiSecret,
+        signingSecret: found.signingSecret,
+        standardSecrets: found.standardSecrets,
       };
-      // No endpoint is not kept: one published a moment later is seen at once.
-      endpoint.then((found) => (found === null ? forget() : undefined), forget);
-      return endpoint;
+    },
+    /**
+     * Where the merchant's webhooks go, which kinds, and the secrets to sign them. With
+     * `minVersion` (the version of a change the caller just made at the gateway), the
+     * directory is read past its cache until the entry is at least that new, for up to
+     * 2 s (the gateway publishes a change within milliseconds); then the newest read.
+     */
+    async webhookTarget(
+      merchantId: string,
+      mode: Mode,
+      options: { minVersion?: number } = {},
+    ): Promise<WebhookTarget | null> {
+      const found = await target(merchantId, mode);
+      const { minVersion } = options;
+      if (minVersion === undefined || (found !== null && found.version >= minVersion)) return found;
+      const key = partnerDirectoryKey(merchantId, mode);
+      const deadline = clock().getTime() + AT_LEAST_WAIT_MS;
+      for (;;) {
+        const now = clock().getTime();
+        const reading = readOrRecall(key, merchantId, mode, now);
+        const latest = await reading;
+        // What was read is the freshest there is: later lookups take it.
+        fresh.set(key, { readAt: now, endpoint: reading });
+        if ((latest !== null && latest.version >= minVersion) || now >= deadline) return latest;
+        await new Promise((resolve) => setTimeout(resolve, AT_LEAST_POLL_MS));
+      }
     },
   };
 }

@@ -131,7 +131,10 @@ function entryOf(row: PartnerEndpointRow, now: Date): PartnerDirectoryEntry {
     merchantId: row.merchantId,
     mode: row.mode,
     apiUrl: row.apiUrl,
-    apiSecretSealed: row.apiSecretSealed.toString('base64'),
+    apiSecretSealed: row.apiSecretSealed?.toString('base64') ?? null,
+    // Written only when chosen, so an entry of a merchant that never chose reads as before.
+    ...(row.webhookUrl ? { webhookUrl: row.webhookUrl } : {}),
+    ...(row.webhookEvents ? { webhookEvents: row.webhookEvents } : {}),
     signingSecrets,
     version: row.changedAt.getTime(),
   });

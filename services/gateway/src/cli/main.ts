@@ -11,6 +11,7 @@ import type { NatsConnection, Sql } from '@dzpay/platform';
 import { CommanderError } from 'commander';
 import { z } from 'zod';
 import { accountsRepository } from '../adapters/accounts-repository.ts';
+import { dashboardUsers } from '../adapters/dashboard-users.ts';
 import { secretsKey } from '@dzpay/platform';
 import { buildProgram } from './program.ts';
 import { migrateAll } from './service-migrations.ts';
@@ -33,17 +34,21 @@ const config = loadConfig(
 let sql: Sql | undefined;
 let nats: NatsConnection | undefined;
 
+/** The accounts schema, migrated on first use. */
+async function accountsSql(): Promise<Sql> {
+  if (!sql) {
+    sql = connectPostgres(config.DATABASE_URL, 'accounts', 2);
+    await migrate(sql, 'accounts', new URL('../../migrations/', import.meta.url));
+  }
+  return sql;
+}
+
 const program = buildProgram({
   natsPrefix: config.NATS_PREFIX,
   secretsKey: config.SECRETS_KEY ? secretsKey(config.SECRETS_KEY) : undefined,
   print: (text) => console.log(text),
-  accounts: async () => {
-    if (!sql) {
-      sql = connectPostgres(config.DATABASE_URL, 'accounts', 2);
-      await migrate(sql, 'accounts', new URL('../../migrations/', import.meta.url));
-    }
-    return accountsRepository(sql);
-  },
+  accounts: async () => accountsRepository(await accountsSql()),
+  dashboardUsers: async () => dashboardUsers(await accountsSql()),
   nats: async () =>
     (nats ??= await connectNats(config.NATS_URL, 'dzpay-cli', natsAccessOf(config))),
   migrateAll: () => migrateAll(config.DATABASE_URL),

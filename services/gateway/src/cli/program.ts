@@ -1,9 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { Mode, Rpc } from '@dzpay/contracts';
 import { z } from 'zod';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AccountsRepository } from '../adapters/accounts-repository.ts';
+import type { DashboardUsers } from '../adapters/dashboard-users.ts';
+import { addUserCommands } from './user-commands.ts';
 import { issueApiKey } from '../domain/api-key.ts';
+import {
+  DEFAULT_GRACE_HOURS,
+  firstSigningSecret,
+  graceHoursProblem,
+  rotateSigningSecret,
+} from '../domain/signing-secret.ts';
 import {
   apiUrlProblem,
   partnerSecretOwner,
@@ -15,6 +22,8 @@ import {
 
 export interface CliDeps {
   accounts: () => Promise<AccountsRepository>;
+  /** The dashboard's users (`dzpay user …`). */
+  dashboardUsers: () => Promise<DashboardUsers>;
   nats: () => Promise<NatsConnection>;
   natsPrefix: string;
   /** Where results go: a line of text, or one JSON document with --json. */
@@ -30,14 +39,16 @@ function uuid(value: string): string {
   return value;
 }
 
-/** A webhook signing secret in the Standard Webhooks form: whsec_ and 32 random bytes. */
-function newSigningSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
-}
-
 function wholeNumber(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
   return Number(value);
+}
+
+function graceHours(value: string): number {
+  const hours = wholeNumber(value);
+  const problem = graceHoursProblem(hours);
+  if (problem) throw new InvalidArgumentError(problem);
+  return hours;
 }
 
 const modeOption = () =>
@@ -166,21 +177,21 @@ export function buildProgram(deps: CliDeps): Command {
       // The webhook signing secret: given (PARTNER_SIGNING_SECRET) replaces it; otherwise
       // one is made here and shown this once, unless the endpoint has one already (a
       // re-run to change the URL must not cut the partner off; that is a rotation).
-      const given = process.env.PARTNER_SIGNING_SECRET;
-      const signingSecret = given ?? newSigningSecret();
+      const first = firstSigningSecret(process.env.PARTNER_SIGNING_SECRET);
+      const signingSecret = first.secret;
       const sealedSigning = sealSecret(
         signingSecret,
         deps.secretsKey!,
         signingSecretOwner(id, options.mode),
       );
-      const created = given
-        ? await accounts.setSigningSecret(id, options.mode, sealedSigning, null)
-        : await accounts.setFirstSigningSecret(id, options.mode, sealedSigning);
-      const shown = !given && created ? { signingSecret } : {};
+      const created = first.onlyIfNone
+        ? await accounts.setFirstSigningSecret(id, options.mode, sealedSigning)
+        : await accounts.setSigningSecret(id, options.mode, sealedSigning, null);
+      const shown = first.generated && created ? { signingSecret } : {};
       const signingNote =
         'signingSecret' in shown
           ? `\nwebhook signing secret (shown this once): ${signingSecret}`
-          : given
+          : !first.generated
             ? '\nwebhook signing secret set from PARTNER_SIGNING_SECRET'
             : '\nwebhook signing secret unchanged (change it with rotate-signing-secret)';
       out(
@@ -194,11 +205,18 @@ export function buildProgram(deps: CliDeps): Command {
     .description('a new webhook signing secret; the old one stays valid for the grace period')
     .argument('<merchantId>', 'merchant id', uuid)
     .addOption(modeOption())
-    .option('--grace-hours <hours>', 'how long the previous secret stays valid', wholeNumber, 24)
+    .option(
+      '--grace-hours <hours>',
+      'how long the previous secret stays valid',
+      graceHours,
+      DEFAULT_GRACE_HOURS,
+    )
     .action(async (id: string, options: { mode: Mode; graceHours: number }) => {
       if (!deps.secretsKey) fail('set SECRETS_KEY (32 bytes, base64) to store partner secrets');
-      const signingSecret = newSigningSecret();
-      const graceUntil = new Date(Date.now() + options.graceHours * 3600 * 1000);
+      const rotation = rotateSigningSecret(new Date(), options.graceHours);
+      const signingSecret = rotation.secret;
+      // A grace of 0 ends the previous secret now.
+      const graceUntil = rotation.previousValidUntil ?? new Date();
       const sealed = sealSecret(
         signingSecret,
         deps.secretsKey!,
@@ -282,5 +300,10 @@ export function buildProgram(deps: CliDeps): Command {
       out(code, `QR code ${code.token} created (${code.mode})`);
     });
 
+  addUserCommands(program, {
+    users: deps.dashboardUsers,
+    password: () => process.env.DZPAY_USER_PASSWORD,
+    print: deps.print,
+  });
   return program;
 }

@@ -1,8 +1,111 @@
-import type { FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import { httpStatusOf } from '@dzpay/contracts';
+import { isAppError } from '@dzpay/platform';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../app.ts';
+import { apiKeyPages } from './api-key-pages.ts';
+import { authPages } from './auth-pages.ts';
+import { createPageKit } from './kit.ts';
+import { SECURITY_HEADERS } from './layout.ts';
+import { chooseLanguage } from './language.ts';
+import { textsOf } from './messages.ts';
+import { DashboardPaths } from './navigation.ts';
+import { registerDataPages } from './pages/index.ts';
+import { problem } from './problem-pages.ts';
+import { DashboardUnavailable, sessionOfRequest } from './session-guard.ts';
+import { sessionPages } from './session-pages.ts';
+import { DASHBOARD_CSS } from './stylesheet.ts';
+import { teamPages } from './team-pages.ts';
+import { webhookPages } from './webhook-pages.ts';
 
-/** The merchants' dashboard under /dashboard (issue 14). */
+/** Form bodies are small: a few fields. */
+const FORM_BODY_LIMIT_BYTES = 16 * 1024;
+
+/**
+ * The merchants' dashboard under /dashboard (issue 14): server-rendered pages, sessions
+ * in Redis, forms with CSRF tokens. Everything lives in one encapsulated plugin, so its
+ * cookie and form parsers, error pages and headers never touch the JSON API (which keeps
+ * refusing any body but JSON).
+ */
 export async function dashboardRoutes(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
-  void app;
-  void deps;
+  const dash = deps.dashboard;
+  // An app built without the dashboard's dependencies (API unit tests) serves none.
+  if (!dash) return;
+  await app.register(
+    async (scope) => {
+      await scope.register(cookie);
+      await scope.register(formbody, { bodyLimit: FORM_BODY_LIMIT_BYTES });
+      scope.addHook('onRequest', async (_request, reply) => {
+        void reply.headers(SECURITY_HEADERS);
+      });
+      scope.setErrorHandler((error: FastifyError, request, reply) =>
+        dashboardError(error, request, reply),
+      );
+      scope.setNotFoundHandler((request, reply) => notFound(request, reply));
+
+      scope.get('/assets/dashboard.css', async (_request, reply) =>
+        reply
+          .type('text/css; charset=utf-8')
+          .header('cache-control', 'public, max-age=3600')
+          .send(DASHBOARD_CSS),
+      );
+
+      const kit = createPageKit(scope, deps, dash);
+      authPages(scope, dash);
+      sessionPages(kit, dash);
+      teamPages(kit, dash);
+      apiKeyPages(kit, dash);
+      webhookPages(kit, dash);
+      registerDataPages(kit);
+      // The home page is the payments list, unless the data pages claimed it.
+      if (
+        !scope.hasRoute({ method: 'GET', url: '/dashboard' }) &&
+        !scope.hasRoute({ method: 'GET', url: '/dashboard/' })
+      ) {
+        kit.get('/', async ({ reply }) => {
+          await reply.redirect(DashboardPaths.payments, 303);
+        });
+      }
+    },
+    { prefix: DashboardPaths.home },
+  );
+}
+
+function languageOf(request: FastifyRequest) {
+  const found = sessionOfRequest(request);
+  return found
+    ? found.record.language
+    : chooseLanguage(
+        (request.query as { lang?: unknown } | undefined)?.lang,
+        request.headers['accept-language'],
+      );
+}
+
+function notFound(request: FastifyRequest, reply: FastifyReply) {
+  return problem(request, reply, 404, textsOf(languageOf(request)).notFoundText);
+}
+
+/** Every failure of a dashboard route becomes a page in the user's language. */
+function dashboardError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const t = textsOf(languageOf(request));
+  if (error instanceof DashboardUnavailable) {
+    request.log.warn({ err: error.cause }, 'dashboard storage unavailable');
+    return problem(request, reply, 503, t.serviceUnavailable);
+  }
+  if (isAppError(error)) {
+    const status = httpStatusOf(error.code);
+    if (status === 404) return notFound(request, reply);
+    if (status >= 500) {
+      request.log.warn({ err: error }, 'dependency failed');
+      return problem(request, reply, 503, t.serviceUnavailable);
+    }
+    return problem(request, reply, status, error.message);
+  }
+  const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+  if (status === 404 || status === 403) return notFound(request, reply);
+  if (status === 429) return problem(request, reply, 429, t.tooManyRequests);
+  if (status >= 400 && status < 500) return problem(request, reply, 400, t.badRequest);
+  request.log.error({ err: error }, 'unhandled dashboard error');
+  return problem(request, reply, 500, t.serviceUnavailable);
 }

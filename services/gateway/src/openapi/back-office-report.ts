@@ -1,4 +1,81 @@
+import { DailyReportResponse } from '@dzpay/contracts';
 import type { OperationSpec } from './operations.ts';
 
+const figures = {
+  successCount: 3,
+  successAmount: 4515,
+  successAmountCentimes: 451_500,
+  refundCount: 1,
+  refundAmount: 1505,
+  refundAmountCentimes: 150_500,
+  feeAmount: 15,
+  feeAmountCentimes: 1_500,
+  net: 2995,
+  netCentimes: 299_500,
+};
+const day = { date: '2025-03-14', ...figures };
+const empty = {
+  successCount: 0,
+  successAmount: 0,
+  successAmountCentimes: 0,
+  refundCount: 0,
+  refundAmount: 0,
+  refundAmountCentimes: 0,
+  feeAmount: 0,
+  feeAmountCentimes: 0,
+  net: 0,
+  netCentimes: 0,
+};
+
 /** The back office's daily report route (issue 14), as the OpenAPI document describes it. */
-export const BACK_OFFICE_REPORT_OPERATIONS: readonly OperationSpec[] = [];
+export const BACK_OFFICE_REPORT_OPERATIONS: readonly OperationSpec[] = [
+  {
+    method: 'get',
+    path: '/api/v1/reports/daily',
+    operationId: 'dailyReport',
+    tag: 'Reports',
+    summary: 'Per day: successes, refunds, fees and net, for the key’s merchant and mode',
+    description:
+      'Days are calendar days in Algiers (Africa/Algiers, UTC+01:00, no daylight saving). Every day of from..to (both included) is listed, days without activity as zeros. Successes count on the day they were paid (successAmount: what cards were charged, fee included), refunds on the day the card network confirmed them, fees are dzpay’s on those successes; net = successAmount − feeAmount − refundAmount. Amounts in DZD (at most two decimals) and in centimes.',
+    apiKey: true,
+    query: {
+      from: 'first day, YYYY-MM-DD (default: 29 days before to)',
+      to: 'last day, YYYY-MM-DD (default: today in Algiers); at most 366 days from from',
+    },
+    responses: {
+      200: {
+        description: 'the report',
+        json: DailyReportResponse,
+        example: {
+          statusCode: 200,
+          message: 'Daily report',
+          data: {
+            timeZone: 'Africa/Algiers',
+            utcOffset: '+01:00',
+            currency: 'DZD',
+            from: '2025-03-14',
+            to: '2025-03-15',
+            days: [day, { date: '2025-03-15', ...empty }],
+            totals: figures,
+          },
+        },
+      },
+      400: {
+        description:
+          'from or to is not a YYYY-MM-DD day, to is before from, or the range is over 366 days: details.failures names the field',
+        errors: ['VALIDATION400_BAD_REQUEST'],
+      },
+      401: {
+        description:
+          'the x-api-key header is missing, invalid or revoked, or its merchant is inactive',
+        errors: ['AUTH401_UNAUTHORIZED_ACCESS'],
+      },
+      429: { description: 'too many requests for this key', shape: 'rate-limit' },
+      500: { description: 'a fault of dzpay', errors: ['INTERNAL500_ERROR'] },
+      503: {
+        description: 'payments did not answer in time; safe to retry',
+        errors: ['SERVICE503_UNAVAILABLE'],
+      },
+    },
+  },
+];

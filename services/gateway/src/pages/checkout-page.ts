@@ -81,6 +81,7 @@ function outcomeText(view: CheckoutView, t: (typeof Messages)[Language]) {
       return { heading: t.refunded, className: '' };
     case 'expired':
       return { heading: t.expired, className: 'failed' };
+    case 'cancelled':
     case 'failed':
       return { heading: t.failed, className: 'failed' };
     default:

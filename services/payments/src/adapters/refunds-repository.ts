@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Sql } from '@dzpay/platform';
-import type { PaymentRecord } from '../domain/payment-record.ts';
+import { paymentEventSubject } from '@dzpay/contracts';
+import { traceCarrier, type Sql, type Tx } from '@dzpay/platform';
+import { paymentEvent, type PaymentRecord } from '../domain/payment-record.ts';
 import type { RefundIntent, RefundReason } from '../domain/refund-intent.ts';
-import { outboxWriter } from './outbox-writer.ts';
 import { toRecord, type Row } from './payment-rows.ts';
 import type { Lease } from './payments-repository.ts';
 
@@ -24,7 +24,18 @@ interface IntentRow {
  * to refund again. Writes are made under the payment's settlement lease.
  */
 export function refundsRepository(sql: Sql, clock: () => Date = () => new Date()) {
-  const addEvent = outboxWriter(clock);
+  /**
+   * `payment.refunded` for one confirmed refund, with its own id, and `refundAmount`
+   * (centimes) beside the payment's data: what this refund gave back, while
+   * `refundedAmount` is the total so far. The webhook dispatcher reads both.
+   */
+  async function addRefundedEvent(tx: Tx, after: PaymentRecord, refundAmount: number) {
+    const event = paymentEvent(randomUUID(), 'payment.refunded', after, clock());
+    const payload = { ...event, data: { ...event.data, refundAmount } };
+    await tx`insert into outbox (id, subject, payload, trace_carrier)
+             values (${event.id}, ${paymentEventSubject('payment.refunded')}, ${tx.json(payload)},
+               ${tx.json(traceCarrier())})`;
+  }
 
   return {
     /** The payment's intent whose outcome is not known yet; there is one at most. */
@@ -79,7 +90,8 @@ export function refundsRepository(sql: Sql, clock: () => Date = () => new Date()
      * Ends an intent. A merchant's refund that happened is added to the payment's
      * refunded amount in the same transaction (or the card network's count, when it read
      * higher: what the payer got back, refunds made outside dzpay included); one that
-     * refunds the rest of a success makes it `refunded` and publishes payment.refunded.
+     * refunds the rest of a success makes it `refunded`. Every one that added to the
+     * refunded amount, partial or full, publishes its own payment.refunded.
      * Answers the payment as it is after; null when the intent was already ended or the
      * lease was lost.
      */
@@ -116,7 +128,8 @@ export function refundsRepository(sql: Sql, clock: () => Date = () => new Date()
           where id = ${record.id}
           returning *`;
         const after = toRecord(updated!);
-        if (full) await addEvent(tx, 'payment.refunded', after);
+        const refundAmount = after.refundedAmount - record.refundedAmount;
+        if (refundAmount > 0) await addRefundedEvent(tx, after, refundAmount);
         return after;
       });
     },

@@ -3,6 +3,9 @@ import type { CheckoutStatus, PaymentStatus } from '@dzpay/contracts';
 /** Why an attempt failed when the payment window closed before it was paid. */
 export const EXPIRED = 'expired';
 
+/** Why an attempt failed when its merchant cancelled it before it was paid. */
+export const CANCELLED = 'cancelled';
+
 /**
  * Why an attempt failed although its card was charged: another attempt of the same sale
  * succeeded first. The charge is refunded.
@@ -11,7 +14,8 @@ export const ALREADY_PAID = 'already paid';
 
 /**
  * The hosted-checkout API's status of an attempt: internal `pending` reads `created`,
- * and a failure because the window closed reads `expired`.
+ * a failure because the window closed reads `expired`, and one because the merchant
+ * cancelled it (or its card order was reversed inside the window) reads `cancelled`.
  */
 export function checkoutStatusOf(
   status: PaymentStatus,
@@ -19,6 +23,7 @@ export function checkoutStatusOf(
 ): CheckoutStatus {
   if (status === 'pending') return 'created';
   if (status === 'failed' && failureReason === EXPIRED) return 'expired';
+  if (status === 'failed' && failureReason === CANCELLED) return 'cancelled';
   return status;
 }
 

@@ -1,13 +1,35 @@
-import type { RpcServer } from '@dzpay/platform';
+import { Rpc } from '@dzpay/contracts';
+import { serveRpc, type RpcServer } from '@dzpay/platform';
+import { reportRepository } from '../adapters/report-repository.ts';
 import type { PaymentsCore } from '../core.ts';
+import { dailyReport } from '../domain/report.ts';
 import type { ServiceWiring } from './service-wiring.ts';
 
-/** payments.report.daily: per day, successes, refunds and fees (issue 14). */
+/**
+ * payments.report.daily: per Algiers day, successes, confirmed merchant refunds and fees
+ * of the scope's payments (issue 14). Read-only; the core is not needed.
+ */
 export async function serveReportHandlers(
   wiring: ServiceWiring,
   core: PaymentsCore,
 ): Promise<RpcServer[]> {
-  void wiring;
   void core;
-  return [];
+  const { nats, prefix, sql, logger } = wiring;
+  const report = reportRepository(sql);
+  return [
+    await serveRpc(
+      nats,
+      prefix,
+      Rpc.paymentsReportDaily,
+      async ({ merchantId, mode, from, to }) => {
+        const scope = { merchantId, mode };
+        const [successes, refunds] = await Promise.all([
+          report.successes(scope, from, to),
+          report.refunds(scope, from, to),
+        ]);
+        return dailyReport({ from, to }, successes, refunds);
+      },
+      logger,
+    ),
+  ];
 }

@@ -1,5 +1,6 @@
 import type { MerchantScope, QrConfiguration } from '@dzpay/contracts';
 import type { Sql } from '@dzpay/platform';
+import type { QrCodesCursor } from '../domain/qr-codes-cursor.ts';
 import type { SingleUseClearing } from '../domain/single-use.ts';
 
 export interface QrCodeRecord extends MerchantScope {
@@ -110,6 +111,42 @@ export function qrRepository(sql: Sql) {
           returning f.token`;
         return cleared.length > 0 ? 'cleared' : 'kept';
       });
+    },
+
+    /**
+     * The scope's codes with their stored configuration, newest first (`created_at desc,
+     * token desc`), after the cursor by keyset: codes created meanwhile never shift the
+     * pages after the first. Served by the index of migration 005.
+     */
+    async listCodes(
+      scope: MerchantScope,
+      after: QrCodesCursor | null,
+      limit: number,
+    ): Promise<{ code: QrCodeRecord; config: QrConfiguration | null; cursor: QrCodesCursor }[]> {
+      const rows = await sql<(ConfigRow & { created_at: Date; created_micros: string })[]>`
+        select c.token, c.merchant_id, c.mode, c.created_at,
+               (floor(extract(epoch from date_trunc('second', c.created_at)))::bigint * 1000000
+                 + extract(microseconds from c.created_at)::bigint % 1000000)::text as created_micros,
+               f.amounts, f.expires_at, f.single_use, f.version, f.updated_at
+        from codes c left join configs f on f.token = c.token
+        where c.merchant_id = ${scope.merchantId} and c.mode = ${scope.mode}
+          ${
+            after
+              ? sql`and (c.created_at, c.token) < (timestamptz 'epoch' + ${after.createdMicros}::bigint * interval '1 microsecond', ${after.token})`
+              : sql``
+          }
+        order by c.created_at desc, c.token desc
+        limit ${limit}`;
+      return rows.map((row) => ({
+        code: {
+          token: row.token,
+          merchantId: row.merchant_id,
+          mode: row.mode,
+          createdAt: row.created_at,
+        },
+        config: toConfiguration(row),
+        cursor: { createdMicros: row.created_micros, token: row.token },
+      }));
     },
 
     /** The code and its stored configuration (expired or not), or null for no code. */

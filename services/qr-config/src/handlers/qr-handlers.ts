@@ -7,6 +7,7 @@ import {
   type RpcServer,
 } from '@dzpay/platform';
 import type { QrRepository } from '../adapters/qr-repository.ts';
+import { decodeQrCodesCursor, encodeQrCodesCursor } from '../domain/qr-codes-cursor.ts';
 import { configurationState } from '../domain/qr-configuration.ts';
 import { newQrToken } from '../domain/qr-token.ts';
 
@@ -82,6 +83,36 @@ export async function serveQrHandlers(deps: {
           throw new AppError('QR_CODE409_ALREADY_EXISTS', 'a QR code with this token exists');
         }
         return { ...created, createdAt: created.createdAt.toISOString() };
+      },
+      logger,
+    ),
+
+    serveRpc(
+      nats,
+      prefix,
+      Rpc.qrCodesList,
+      async ({ merchantId, mode, limit, cursor }) => {
+        const after = cursor === undefined ? null : decodeQrCodesCursor(cursor);
+        if (cursor !== undefined && !after) {
+          throw new AppError('VALIDATION400_BAD_REQUEST', 'request validation failed', {
+            details: {
+              failures: [{ field: 'cursor', message: 'cursor is not one this API gave out' }],
+            },
+          });
+        }
+        // One more than asked: whether a next page exists, without counting.
+        const rows = await repository.listCodes({ merchantId, mode }, after, limit + 1);
+        const shown = rows.slice(0, limit);
+        const now = clock();
+        return {
+          codes: shown.map(({ code, config }) => ({
+            token: code.token,
+            createdAt: code.createdAt.toISOString(),
+            state: configurationState(config, now),
+            config,
+          })),
+          nextCursor: rows.length > limit ? encodeQrCodesCursor(shown.at(-1)!.cursor) : null,
+        };
       },
       logger,
     ),

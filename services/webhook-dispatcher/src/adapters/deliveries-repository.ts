@@ -19,9 +19,10 @@ export interface ClaimedDelivery {
   eventId: string;
   merchantId: string;
   mode: Mode;
-  paymentId: string;
-  reference: string;
-  channel: 'CHECKOUT' | 'AGENCY';
+  /** Null for a test event, which tells of no payment. */
+  paymentId: string | null;
+  reference: string | null;
+  channel: 'CHECKOUT' | 'AGENCY' | null;
   eventType: WebhookType;
   body: string;
   /** Attempts made before this one. */
@@ -37,9 +38,9 @@ interface DeliveryRow {
   event_id: string;
   merchant_id: string;
   mode: Mode;
-  payment_id: string;
-  reference: string;
-  channel: 'CHECKOUT' | 'AGENCY';
+  payment_id: string | null;
+  reference: string | null;
+  channel: 'CHECKOUT' | 'AGENCY' | null;
   event_type: WebhookType;
   body: string;
   attempts: number;
@@ -51,8 +52,8 @@ interface ViewRow {
   id: string;
   event_id: string;
   event_type: WebhookType;
-  payment_id: string;
-  reference: string;
+  payment_id: string | null;
+  reference: string | null;
   state: DeliveryView['state'];
   attempts: number;
   next_attempt_at: Date | null;
@@ -90,8 +91,9 @@ async function views(sql: Sql | Tx, rows: ViewRow[]): Promise<DeliveryView[]> {
     id: row.id,
     eventId: row.event_id,
     eventType: row.event_type,
-    paymentId: row.payment_id,
-    reference: row.reference,
+    // Views are of a payment's deliveries (test events, without one, are never asked here).
+    paymentId: row.payment_id ?? '',
+    reference: row.reference ?? '',
     state: row.state,
     attempts: attempts
       .filter((attempt) => attempt.delivery_id === row.id)
@@ -109,6 +111,14 @@ async function views(sql: Sql | Tx, rows: ViewRow[]): Promise<DeliveryView[]> {
   }));
 }
 
+/**
+ * What taking in an event did: a delivery `created`, the event `stored` without one (the
+ * endpoint does not want its kind), or nothing (`duplicate`: the event was there).
+ */
+export type EnqueueOutcome = 'created' | 'stored' | 'duplicate';
+
+const isOutcome = (type: WebhookType) => type === 'payment.success' || type === 'payment.fail';
+
 /** The key of an endpoint, for per-endpoint limits: one merchant in one mode. */
 export const endpointKey = (delivery: { merchantId: string; mode: Mode }) =>
   `${delivery.merchantId}.${delivery.mode}`;
@@ -124,11 +134,19 @@ export function deliveriesRepository(
 ) {
   const clock = options.clock ?? (() => new Date());
   const firstAttemptDelayMs = options.firstAttemptDelayMs ?? 0;
+  /**
+   * The WEBHOOKS event of a delivery's new state, or null: only the webhook of a
+   * payment's outcome is the status record's `payment.webhookDelivery`; a refund's or a
+   * test event's delivery tells the status service nothing.
+   */
   function eventOf(
-    delivery: Omit<ClaimedDelivery, 'body' | 'eventType' | 'scheduleBase' | 'traceCarrier'>,
+    delivery: Omit<ClaimedDelivery, 'body' | 'scheduleBase' | 'traceCarrier'>,
     state: WebhookDeliveryEvent['data']['state'],
     attempts: number,
-  ): WebhookDeliveryEvent {
+  ): WebhookDeliveryEvent | null {
+    const { paymentId, reference, channel } = delivery;
+    if (!isOutcome(delivery.eventType) || paymentId === null || reference === null || !channel)
+      return null;
     const type =
       state === 'success'
         ? WebhookDeliveryEventTypes.succeeded
@@ -145,16 +163,17 @@ export function deliveriesRepository(
       data: {
         deliveryId: delivery.id,
         eventId: delivery.eventId,
-        paymentId: delivery.paymentId,
-        reference: delivery.reference,
-        channel: delivery.channel,
+        paymentId,
+        reference,
+        channel,
         state,
         attempts,
       },
     };
   }
 
-  async function insertEvents(tx: Tx, events: WebhookDeliveryEvent[]): Promise<void> {
+  async function insertEvents(tx: Tx, all: (WebhookDeliveryEvent | null)[]): Promise<void> {
+    const events = all.filter((event) => event !== null);
     if (events.length === 0) return;
     const rows = events.map((event) => ({
       id: event.id,
@@ -174,22 +193,46 @@ export function deliveriesRepository(
    * delivery exists already (the same event handed over again) changes nothing.
    */
   async function enqueueAll(
-    items: readonly { event: PaymentEvent; webhook: WebhookOf; trace: Record<string, string> }[],
-  ): Promise<('created' | 'duplicate')[]> {
-    const deliveries = items.map(({ event, webhook, trace }) => ({
-      id: randomUUID(),
-      eventId: event.id,
+    items: readonly {
+      event: PaymentEvent;
+      webhook: WebhookOf;
+      wanted: boolean;
+      trace: Record<string, string>;
+    }[],
+  ): Promise<EnqueueOutcome[]> {
+    const stored = items.map(({ event, webhook }) => ({
+      id: event.id,
       merchantId: event.merchantId,
       mode: event.mode,
+      type: webhook.type,
       paymentId: event.data.paymentId,
-      reference: event.data.reference,
-      channel: event.data.channel,
-      attempts: 0,
-      eventType: webhook.type,
       body: webhook.body,
-      traceCarrier: trace,
+      createdAt: event.occurredAt,
     }));
+    const deliveries = items
+      .filter((item) => item.wanted)
+      .map(({ event, webhook, trace }) => ({
+        id: randomUUID(),
+        eventId: event.id,
+        merchantId: event.merchantId,
+        mode: event.mode,
+        paymentId: event.data.paymentId,
+        reference: event.data.reference,
+        channel: event.data.channel,
+        attempts: 0,
+        eventType: webhook.type,
+        body: webhook.body,
+        traceCarrier: trace,
+      }));
     return sql.begin(async (tx) => {
+      const newEvents = await tx<{ id: string }[]>`
+        insert into events (id, merchant_id, mode, type, payment_id, body, created_at)
+        select id, "merchantId", mode, type, "paymentId", body, "createdAt"
+        from jsonb_to_recordset(${tx.json(stored)}) as x(id uuid, "merchantId" uuid, mode text,
+          type text, "paymentId" uuid, body text, "createdAt" timestamptz)
+        on conflict (id) do nothing
+        returning id`;
+      const newEvent = new Set(newEvents.map((row) => row.id));
       const inserted = await tx<{ id: string }[]>`
         insert into deliveries (id, event_id, merchant_id, mode, payment_id, reference, channel,
           event_type, body, state, attempts, next_attempt_at, trace_carrier)
@@ -207,7 +250,12 @@ export function deliveriesRepository(
         tx,
         fresh.map((delivery) => eventOf(delivery, 'pending', 0)),
       );
-      return deliveries.map((delivery) => (created.has(delivery.id) ? 'created' : 'duplicate'));
+      const deliveryOf = new Map(deliveries.map((delivery) => [delivery.eventId, delivery.id]));
+      return items.map(({ event }): EnqueueOutcome => {
+        const delivery = deliveryOf.get(event.id);
+        if (delivery !== undefined) return created.has(delivery) ? 'created' : 'duplicate';
+        return newEvent.has(event.id) ? 'stored' : 'duplicate';
+      });
     });
   }
 
@@ -276,9 +324,9 @@ export function deliveriesRepository(
      * delivery of the same payment event changes nothing. Committed with the other
      * outcomes enqueued meanwhile.
      */
-    enqueue(event: PaymentEvent, webhook: WebhookOf): Promise<'created' | 'duplicate'> {
+    enqueue(event: PaymentEvent, webhook: WebhookOf, wanted = true): Promise<EnqueueOutcome> {
       // The caller's trace context: each attempt of the delivery will join it.
-      return enqueueOne({ event, webhook, trace: traceCarrier() });
+      return enqueueOne({ event, webhook, wanted, trace: traceCarrier() });
     },
 
     /**
@@ -369,7 +417,7 @@ export function deliveriesRepository(
     async replay(scope: MerchantScope, deliveryId: string): Promise<DeliveryView | null> {
       if (!UUID.test(deliveryId)) return null;
       return sql.begin(async (tx) => {
-        const [row] = await tx<(ViewRow & { channel: 'CHECKOUT' | 'AGENCY' })[]>`
+        const [row] = await tx<(ViewRow & { channel: 'CHECKOUT' | 'AGENCY' | null })[]>`
           update deliveries
           set state = 'pending', next_attempt_at = now(), schedule_base = attempts,
               updated_at = now()
@@ -386,6 +434,7 @@ export function deliveriesRepository(
               paymentId: row.payment_id,
               reference: row.reference,
               channel: row.channel,
+              eventType: row.event_type,
               attempts: row.attempts,
             },
             'pending',
@@ -395,6 +444,85 @@ export function deliveriesRepository(
         const [view] = await views(tx, [row]);
         return view!;
       });
+    },
+
+    /**
+     * Makes the first delivery of a stored event that had none (its kind was not wanted
+     * when it came), due now, with its pending event. Null when the merchant has no such
+     * event or it has a delivery already (replay that one).
+     */
+    async deliverEvent(scope: MerchantScope, eventId: string): Promise<string | null> {
+      return sql.begin(async (tx) => {
+        const [row] = await tx<DeliveryRow[]>`
+          insert into deliveries (id, event_id, merchant_id, mode, payment_id, reference, channel,
+            event_type, body, state, attempts, next_attempt_at)
+          select ${randomUUID()}, e.id, e.merchant_id, e.mode, e.payment_id,
+                 e.body::jsonb -> 'data' ->> 'reference', e.body::jsonb -> 'data' ->> 'channel',
+                 e.type, e.body, 'pending', 0, now()
+          from events e
+          where e.id = ${eventId} and e.merchant_id = ${scope.merchantId} and e.mode = ${scope.mode}
+          on conflict (event_id) do nothing
+          returning id, event_id, merchant_id, mode, payment_id, reference, channel, event_type,
+                    body, attempts, schedule_base, trace_carrier`;
+        if (row === undefined) return null;
+        await insertEvents(tx, [
+          eventOf(
+            {
+              id: row.id,
+              eventId: row.event_id,
+              merchantId: scope.merchantId,
+              mode: scope.mode,
+              paymentId: row.payment_id,
+              reference: row.reference,
+              channel: row.channel,
+              eventType: row.event_type,
+              attempts: 0,
+            },
+            'pending',
+            0,
+          ),
+        ]);
+        return row.id;
+      });
+    },
+
+    /**
+     * Stores a test event and its delivery, already claimed for `leaseMs` (the caller
+     * attempts it at once and records the outcome; the scheduler leaves it alone).
+     */
+    async createTestDelivery(
+      scope: MerchantScope,
+      eventId: string,
+      webhook: WebhookOf,
+      createdAt: Date,
+      leaseMs: number,
+    ): Promise<ClaimedDelivery> {
+      const id = randomUUID();
+      await sql.begin(async (tx) => {
+        await tx`
+          insert into events (id, merchant_id, mode, type, payment_id, body, created_at)
+          values (${eventId}, ${scope.merchantId}, ${scope.mode}, ${webhook.type}, null,
+            ${webhook.body}, ${createdAt})`;
+        await tx`
+          insert into deliveries (id, event_id, merchant_id, mode, event_type, body, state,
+            attempts, next_attempt_at)
+          values (${id}, ${eventId}, ${scope.merchantId}, ${scope.mode}, ${webhook.type},
+            ${webhook.body}, 'pending', 0, now() + ${leaseMs}::int * interval '1 millisecond')`;
+      });
+      return {
+        id,
+        eventId,
+        merchantId: scope.merchantId,
+        mode: scope.mode,
+        paymentId: null,
+        reference: null,
+        channel: null,
+        eventType: webhook.type,
+        body: webhook.body,
+        attempts: 0,
+        scheduleBase: 0,
+        traceCarrier: {},
+      };
     },
 
     /** Hands a claimed delivery back, due now, when its attempt was abandoned unsent or unjudged (shutdown). */
@@ -421,7 +549,10 @@ export function deliveriesRepository(
         ).map((row) => row.id);
         if (ids.length === 0) return 0;
         await tx`delete from delivery_attempts where delivery_id in ${tx(ids)}`;
-        await tx`delete from deliveries where id in ${tx(ids)}`;
+        const events = await tx<{ event_id: string }[]>`
+          delete from deliveries where id in ${tx(ids)} returning event_id`;
+        // Their events go with them (an event without a delivery is pruned by pruneEvents).
+        await tx`delete from events where id in ${tx(events.map((row) => row.event_id))}`;
         return ids.length;
       });
     },

@@ -4,6 +4,7 @@ import {
   TargetRefusedError,
   type PartnerDirectory,
   type PartnerHttpClient,
+  type WebhookTarget,
 } from '@dzpay/platform';
 import type { ClaimedDelivery } from '../adapters/deliveries-repository.ts';
 import {
@@ -48,19 +49,20 @@ export async function attemptDelivery(
 
   let partner;
   try {
-    partner = await deps.directory.lookup(delivery.merchantId, delivery.mode);
+    partner = await deps.directory.webhookTarget(delivery.merchantId, delivery.mode);
   } catch (error) {
     return failed(`partner directory unavailable: ${messageOf(error)}`);
   }
   // An endpoint without a signing secret cannot sign: no webhook goes there yet.
   if (partner === null || partner.signingSecret === null) return failed(NO_ENDPOINT);
   const { signingSecret } = partner;
-  let url: URL;
+  let url: URL | null;
   try {
-    url = partnerUrl(partner.apiUrl, 'webhooks', 'platform');
+    url = webhookUrlOf(partner);
   } catch (error) {
-    return failed(`partner API_URL unusable: ${messageOf(error)}`, 'stop');
+    return failed(`webhook URL unusable: ${messageOf(error)}`, 'stop');
   }
+  if (url === null) return failed(NO_ENDPOINT);
 
   const timestamp = Math.floor(startedAt.getTime() / 1000);
   const standard = partner.standardSecrets
@@ -68,7 +70,8 @@ export async function attemptDelivery(
     .join(' ');
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    authorization: `Bearer ${partner.apiSecret}`,
+    // The partner's API secret, when it has an API (a webhook-only merchant has none).
+    ...(partner.apiSecret === null ? {} : { authorization: `Bearer ${partner.apiSecret}` }),
     'x-timestamp': String(timestamp),
     'x-signature': signWebhook(delivery.body, timestamp, signingSecret),
     'x-event-id': delivery.eventId,
@@ -108,6 +111,21 @@ export async function attemptDelivery(
     if (error instanceof TargetRefusedError) return failed(TARGET_REFUSED, 'stop');
     return failed(messageOf(error));
   }
+}
+
+/**
+ * Where a merchant's webhooks go: the URL it chose, else `{API_URL}/webhooks/platform`;
+ * null when it has neither. Throws on a URL that is no http(s) URL.
+ */
+export function webhookUrlOf(target: Pick<WebhookTarget, 'apiUrl' | 'webhookUrl'>): URL | null {
+  if (target.webhookUrl !== null) {
+    const url = new URL(target.webhookUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new TypeError(`webhook URL must be http(s), not ${url.protocol}`);
+    }
+    return url;
+  }
+  return target.apiUrl === null ? null : partnerUrl(target.apiUrl, 'webhooks', 'platform');
 }
 
 function messageOf(error: unknown): string {

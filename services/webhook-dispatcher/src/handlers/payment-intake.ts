@@ -1,5 +1,5 @@
 import type { Consumer, JsMsg } from '@nats-io/jetstream';
-import { PaymentEvent } from '@dzpay/contracts';
+import { PaymentEvent, RefundEventExtra, type Mode } from '@dzpay/contracts';
 import {
   consumeStream,
   inSpan,
@@ -10,21 +10,26 @@ import {
   type StreamConsumer,
 } from '@dzpay/platform';
 import type { DeliveriesRepository } from '../adapters/deliveries-repository.ts';
-import { webhookOf } from '../domain/webhook-body.ts';
+import { wants, webhookOf } from '../domain/webhook-body.ts';
 
 export type Intake = StreamConsumer;
 
 /**
- * Turns each payment outcome into one delivery, acknowledged only once the delivery and
- * its pending event are committed: a crash in between redelivers the message, and the
- * event id makes the second enqueue a no-op. A failure (the database away) is nak'ed
- * with a delay; a message no version of this reader can parse is terminated.
+ * Stores each payment event that maps to a webhook type, and a delivery when the
+ * merchant's endpoint wants that kind (read from the partner directory as the event
+ * comes, so a change of kinds applies to the next event), acknowledged only once both
+ * and the delivery's pending event are committed: a crash in between redelivers the
+ * message, and the event id makes the second enqueue a no-op. A failure (the database
+ * or the directory away) is nak'ed with a delay; a message no version of this reader can
+ * parse is terminated.
  */
 export function startPaymentIntake(deps: {
   consumer: Consumer;
   repository: DeliveriesRepository;
   /** Told after each new delivery, so its first attempt goes out at once. */
   enqueued: () => void;
+  /** The kinds the merchant's endpoint wants (undefined: no endpoint yet, the defaults). */
+  wantedKinds: (merchantId: string, mode: Mode) => Promise<readonly string[] | undefined>;
   logger: Logger;
   retryDelayMs: number;
 }): Intake {
@@ -37,19 +42,22 @@ export function startPaymentIntake(deps: {
     );
 
   async function enqueueOutcome(msg: JsMsg): Promise<void> {
-    const event = PaymentEvent.safeParse(jsonOf(msg));
+    const raw = jsonOf(msg);
+    const event = PaymentEvent.safeParse(raw);
     if (!event.success) {
       logger.error({ seq: msg.seq, subject: msg.subject }, 'unreadable payment event dropped');
       msg.term();
       return;
     }
-    const webhook = webhookOf(event.data);
+    const extra = RefundEventExtra.safeParse(raw);
+    const webhook = webhookOf(event.data, extra.success ? extra.data.data.refundAmount : undefined);
     if (webhook === null) {
       msg.ack();
       return;
     }
     try {
-      const outcome = await repository.enqueue(event.data, webhook);
+      const kinds = await deps.wantedKinds(event.data.merchantId, event.data.mode);
+      const outcome = await repository.enqueue(event.data, webhook, wants(kinds, webhook.type));
       logger.debug({ eventId: event.data.id, outcome }, 'payment outcome enqueued');
       msg.ack();
       if (outcome === 'created') deps.enqueued();

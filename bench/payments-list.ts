@@ -1,0 +1,81 @@
+import type { Sql } from '@dzpay/platform';
+import type autocannon from 'autocannon';
+
+// The payments-list row of `pnpm bench` (BENCH_ONLY=payments-list runs it alone):
+// GET /api/v1/payments?limit=20 for a merchant with a million payments and for one with
+// ten. The keyset page (migration 008's index) must cost the same for both. See
+// docs/benchmarks.md.
+
+export interface ListMerchant {
+  merchantId: string;
+  key: string;
+}
+
+/**
+ * `count` payments of the merchant in one INSERT … SELECT generate_series, one a second
+ * back from now, every merchant-facing status among them; then ANALYZE, so the planner
+ * knows the table as a production one would be known.
+ */
+export async function seedPayments(
+  payments: Sql,
+  merchantId: string,
+  count: number,
+): Promise<number> {
+  const started = performance.now();
+  await payments`
+    insert into payments (id, merchant_id, mode, channel, reference, reference_kind, epoch,
+      merchant_name, amount, fee, total, currency, language, status, failure_reason,
+      metadata, checkout_token_hash, order_number, expires_at, created_at, updated_at)
+    select gen_random_uuid(), ${merchantId}, 'test', 'CHECKOUT', 'BULK-' || ${merchantId} || '-' || g,
+      'order', 0, 'Bench', 150000, 5000, 155000, 'DZD', 'fr',
+      (array['success', 'failed', 'pending', 'refunded'])[1 + g % 4],
+      case when g % 4 = 1 then 'expired' end,
+      jsonb_build_object('cart', (g % 1000)::text),
+      uuid_send(gen_random_uuid()),
+      'K' || substr(${merchantId}, 1, 8) || lpad(g::text, 9, '0'),
+      now() - g * interval '1 second' + interval '15 minutes',
+      now() - g * interval '1 second', now() - g * interval '1 second'
+    from generate_series(1, ${count}) as g`;
+  await payments`analyze payments`;
+  return Math.round(performance.now() - started);
+}
+
+/** GET /api/v1/payments?limit=20 with the merchant's key. */
+export function listOptions(
+  baseUrl: string,
+  merchant: ListMerchant,
+): Omit<autocannon.Options, 'duration' | 'connections'> {
+  return {
+    url: `${baseUrl}/api/v1/payments?limit=20`,
+    method: 'GET',
+    headers: { 'x-api-key': merchant.key },
+  };
+}
+
+/** Fails fast unless the first page is a 200 of 20 payments (or all of them, under 20). */
+export async function checkList(
+  baseUrl: string,
+  merchant: ListMerchant,
+  expected: number,
+): Promise<void> {
+  const response = await fetch(`${baseUrl}/api/v1/payments?limit=20`, {
+    headers: { 'x-api-key': merchant.key },
+  });
+  const text = await response.text();
+  const shown = response.ok
+    ? (JSON.parse(text) as { data: { payments: unknown[] } }).data.payments.length
+    : -1;
+  if (shown !== Math.min(20, expected)) {
+    throw new Error(`payments list answered ${response.status}: ${text.slice(0, 300)}`);
+  }
+}
+
+/** The plan of the first page, for the record: it must be an index scan with a limit. */
+export async function firstPagePlan(payments: Sql, merchantId: string): Promise<string> {
+  const rows = await payments.unsafe(
+    `explain (analyze, buffers) select * from payments
+     where merchant_id = $1 and mode = 'test' order by created_at desc, id desc limit 21`,
+    [merchantId],
+  );
+  return rows.map((row) => (row as Record<string, string>)['QUERY PLAN']).join('\n');
+}

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { EmailReceiptBody, Language, Rpc } from '@dzpay/contracts';
+import { AppError } from '@dzpay/platform';
+import { DashboardPaths } from '../navigation.ts';
+import type { PageContext, PageKit } from '../page-kit.ts';
+import type { Ask } from './ask.ts';
+import { fieldOf } from './form.ts';
+import { money } from './format.ts';
+import { paymentPath } from './payments-list-page.ts';
+import { PaymentsMessages } from './payments-messages.ts';
+import { parseRefundAmount } from './refund-amount.ts';
+import { refusalText } from './refusal.ts';
+
+type Params = { id: string; deliveryId?: string };
+
+/**
+ * The forms of a payment's page: refund, cancel, replay a webhook, email the receipt.
+ * Each answers with a redirect back to the payment and a notice saying what happened
+ * (or why it was refused), so a reload never submits again.
+ */
+export function registerPaymentActions(kit: PageKit, ask: Ask): void {
+  const base = `${DashboardPaths.payments}/:id`;
+
+  kit.post(`${base}/refund`, (context) =>
+    act(context, async (id, text) => {
+      const payment = await ask(Rpc.paymentsGet, { ...context.scope, id });
+      const typed = fieldOf(context.request.body, 'amount');
+      const parsed = parseRefundAmount(typed, payment.total - payment.refundedAmount);
+      if (!parsed.ok)
+        return parsed.reason === 'invalid'
+          ? refuse(text.amountInvalid)
+          : refuse(
+              text.amountTooLarge(money(payment.total - payment.refundedAmount, context.language)),
+            );
+      const key = fieldOf(context.request.body, 'idempotencyKey');
+      const refunded = await ask(Rpc.paymentsRefund, {
+        ...context.scope,
+        id,
+        ...(parsed.centimes ? { amount: parsed.centimes } : {}),
+        ...(key ? { idempotency: refundIdempotency(key, id, parsed.centimes) } : {}),
+      });
+      const given = refunded.refundedAmount - payment.refundedAmount;
+      return text.refundDone(money(given > 0 ? given : (parsed.centimes ?? 0), context.language));
+    }),
+  );
+
+  kit.post(`${base}/cancel`, (context) =>
+    act(context, async (id, text) => {
+      await ask(Rpc.paymentsCancel, { ...context.scope, id });
+      return text.cancelDone;
+    }),
+  );
+
+  kit.post(`${base}/deliveries/:deliveryId/replay`, (context) =>
+    act(context, async (_id, text) => {
+      const { deliveryId } = context.request.params as Params;
+      await ask(Rpc.deliveryReplay, { ...context.scope, deliveryId: deliveryId ?? '' });
+      return text.replayed;
+    }),
+  );
+
+  kit.post(`${base}/receipt`, (context) =>
+    act(context, async (id, text) => {
+      const language = Language.safeParse(fieldOf(context.request.body, 'language'));
+      const body = EmailReceiptBody.safeParse({
+        email: fieldOf(context.request.body, 'email') ?? '',
+        ...(language.success ? { language: language.data } : {}),
+      });
+      if (!body.success) return refuse(text.emailInvalid);
+      const merchant = await kit.deps.accounts.findMerchant(context.scope.merchantId);
+      if (!merchant) throw new AppError('SERVICE503_UNAVAILABLE', 'merchant not readable');
+      await ask(Rpc.receiptEmailSend, {
+        merchant: {
+          ...context.scope,
+          name: merchant.name,
+          emailsPerHour: merchant.receiptEmailsPerHour,
+          // The send log names who asked: here the dashboard user, as the API names its key.
+          keyId: context.session.userId,
+        },
+        paymentId: id,
+        email: body.data.email,
+        ...(body.data.language ? { language: body.data.language } : {}),
+      });
+      return text.receiptSent(body.data.email);
+    }),
+  );
+}
+
+/** A refusal the form itself found (before asking any service). */
+class FormRefusal extends Error {}
+const refuse = (message: string): never => {
+  throw new FormRefusal(message);
+};
+
+async function act(
+  context: PageContext,
+  action: (id: string, text: (typeof PaymentsMessages)[Language]) => Promise<string>,
+): Promise<void> {
+  const { id } = context.request.params as Params;
+  const text = PaymentsMessages[context.language];
+  try {
+    await context.flash('ok', await action(id, text));
+  } catch (error) {
+    await context.flash(
+      'error',
+      error instanceof FormRefusal ? error.message : refusalText(error, context.language),
+    );
+  }
+  await context.reply.redirect(paymentPath(id), 303);
+}
+
+/**
+ * The refund's Idempotency-Key: the form's own key, fingerprinted with the payment and
+ * the amount, so a double click refunds once and the same form cannot refund another amount.
+ */
+function refundIdempotency(key: string, id: string, centimes: number | undefined) {
+  const fingerprint = createHash('sha256')
+    .update(`dashboard refund ${id} ${centimes ?? 'rest'}`)
+    .digest('hex');
+  return { key: `dashboard:${key.slice(0, 200)}`, fingerprint };
+}

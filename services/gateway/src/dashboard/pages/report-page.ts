@@ -1,0 +1,127 @@
+import {
+  resolveReportRange,
+  Rpc,
+  type DailyReportReply,
+  type Language,
+  type ReportDay,
+} from '@dzpay/contracts';
+import { escapeHtml as e, isAppError } from '@dzpay/platform';
+import { DashboardPaths } from '../navigation.ts';
+import type { PageKit } from '../page-kit.ts';
+import type { Ask } from './ask.ts';
+import { fieldOf } from './form.ts';
+import { count, day, money, shortDay } from './format.ts';
+import { refusalText } from './refusal.ts';
+import { barChartSvg } from './report-chart.ts';
+import { ReportMessages, type ReportText } from './report-messages.ts';
+import { tableHtml, type Column } from './table.ts';
+
+/** GET /dashboard/report: the daily report of a range of days, as a chart and a table. */
+export function registerReportPage(kit: PageKit, ask: Ask): void {
+  kit.get(DashboardPaths.report, async (context) => {
+    const text = ReportMessages[context.language];
+    const query = {
+      from: fieldOf(context.request.query, 'from'),
+      to: fieldOf(context.request.query, 'to'),
+    };
+    const now = kit.deps.clock?.() ?? new Date();
+    const valid = (value: string | undefined) =>
+      value === undefined || /^\d{4}-\d{2}-\d{2}$/.test(value);
+    const range = valid(query.from) && valid(query.to) ? resolveReportRange(query, now) : null;
+    if (!range?.ok) {
+      context.reply.code(400);
+      return context.page(
+        text.reportTitle,
+        `${rangeFormHtml(text, query)}<p class="flash error" role="alert">${e(text.invalidRange)}</p>`,
+      );
+    }
+    try {
+      const report = await ask(Rpc.paymentsReportDaily, { ...context.scope, ...range.value });
+      return context.page(text.reportTitle, reportHtml(report, context.language));
+    } catch (error) {
+      context.reply.code(isAppError(error) && error.code === 'SERVICE503_UNAVAILABLE' ? 503 : 400);
+      const message = refusalText(error, context.language);
+      return context.page(
+        text.reportTitle,
+        `${rangeFormHtml(text, range.value)}<p class="flash error" role="alert">${e(message)}</p>`,
+      );
+    }
+  });
+}
+
+function rangeFormHtml(
+  text: ReportText,
+  range: { from?: string | undefined; to?: string | undefined },
+) {
+  const input = (name: 'from' | 'to', label: string) =>
+    `<div><label for="report-${name}">${e(label)}</label><input id="report-${name}" name="${name}" type="date" value="${e(range[name] ?? '')}"></div>`;
+  return `<form method="get" action="${DashboardPaths.report}" class="card actions" aria-label="${e(text.reportTitle)}">
+${input('from', text.from)}${input('to', text.to)}
+<button type="submit">${e(text.show)}</button>
+<p class="muted">${e(text.daysInAlgiers)}</p></form>`;
+}
+
+/** The chart of what was collected each day, and its one-sentence summary. */
+function reportChart(report: DailyReportReply, language: Language): string {
+  const text = ReportMessages[language];
+  const best = report.days.reduce<ReportDay | null>(
+    (top, current) => (current.successAmount > (top?.successAmount ?? 0) ? current : top),
+    null,
+  );
+  return barChartSvg({
+    title: text.chartTitle,
+    summary: text.chartSummary(
+      day(report.from, language),
+      day(report.to, language),
+      best ? text.bestDay(day(best.date, language), money(best.successAmount, language)) : null,
+    ),
+    bars: report.days.map((d) => ({
+      label: shortDay(d.date, language),
+      value: d.successAmount,
+      valueText: money(d.successAmount, language),
+    })),
+    rtl: language === 'ar',
+  });
+}
+
+function reportHtml(report: DailyReportReply, language: Language): string {
+  const text = ReportMessages[language];
+  type Row = DailyReportReply['totals'] & { date: string | null };
+  const columns: Column<Row>[] = [
+    {
+      label: text.date,
+      cell: (row) => (row.date ? e(day(row.date, language)) : `<strong>${e(text.totals)}</strong>`),
+    },
+    {
+      label: text.successCount,
+      cell: (row) => e(count(row.successCount, language)),
+      numeric: true,
+    },
+    {
+      label: text.successAmount,
+      cell: (row) => e(money(row.successAmount, language)),
+      numeric: true,
+    },
+    { label: text.refundCount, cell: (row) => e(count(row.refundCount, language)), numeric: true },
+    {
+      label: text.refundAmount,
+      cell: (row) => e(money(row.refundAmount, language)),
+      numeric: true,
+    },
+    { label: text.feeAmount, cell: (row) => e(money(row.feeAmount, language)), numeric: true },
+    { label: text.net, cell: (row) => e(money(row.net, language)), numeric: true },
+  ];
+  // Newest day first, as a merchant looks for today; quiet days are left to the chart
+  // (a month of zero rows is a long scroll on a phone); the totals close the table.
+  const rows: Row[] = [...report.days]
+    .reverse()
+    .filter((d) => d.successCount > 0 || d.refundCount > 0)
+    .map((d) => ({ ...d }));
+  const note = rows.length > 0 ? text.quietDays : text.noActivity;
+  rows.push({ ...report.totals, date: null });
+  return `${rangeFormHtml(text, report)}
+<section class="card" aria-labelledby="chart"><h2 id="chart">${e(text.chartTitle)}</h2>
+<div class="chart">${reportChart(report, language)}</div></section>
+<p class="muted">${e(note)}</p>
+${tableHtml(`${text.reportTitle}: ${day(report.from, language)} – ${day(report.to, language)}`, columns, rows)}`;
+}
