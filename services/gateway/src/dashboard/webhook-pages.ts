@@ -1,22 +1,7 @@
-import {
-  DEFAULT_WEBHOOK_EVENTS,
-  Rpc,
-  WebhookEventKind,
-  type WebhookTestResult,
-} from '@dzpay/contracts';
-import {
-  apiUrlProblem,
-  partnerUrl,
-  requestRpc,
-  sealSecret,
-  signingSecretOwner,
-} from '@dzpay/platform';
-import type { WebhookSettingsRow } from '../adapters/accounts-repository.ts';
-import {
-  DEFAULT_GRACE_HOURS,
-  newSigningSecret,
-  rotateSigningSecret,
-} from '../domain/signing-secret.ts';
+import { DEFAULT_WEBHOOK_EVENTS, WebhookEventKind, type WebhookTestResult } from '@dzpay/contracts';
+import { apiUrlProblem, isAppError } from '@dzpay/platform';
+import { DEFAULT_GRACE_HOURS } from '../domain/signing-secret.ts';
+import { effectiveWebhookUrl, webhookSettings } from '../handlers/webhook-settings.ts';
 import { formatDateTime } from './format.ts';
 import { textsOf } from './messages.ts';
 import { DashboardPaths } from './navigation.ts';
@@ -24,9 +9,6 @@ import type { PageContext, PageKit } from './page-kit.ts';
 import type { DashboardDeps } from './settings.ts';
 
 type Form = Record<string, unknown>;
-
-/** A test send waits for one attempt at the merchant's server (15 s), and a little more. */
-const TEST_SEND_TIMEOUT_MS = 20_000;
 
 /**
  * Webhook settings of the mode shown: where they go and which events, the signing
@@ -41,7 +23,7 @@ export function webhookPages(kit: PageKit, dash: DashboardDeps): void {
     const { escape: e, scope } = context;
     const t = textsOf(context.language);
     const row = await deps.accounts.webhookSettings(scope.merchantId, scope.mode);
-    const url = row ? effectiveUrl(row) : null;
+    const url = row ? effectiveWebhookUrl(row) : null;
     const chosen = new Set<string>(row?.webhookEvents ?? DEFAULT_WEBHOOK_EVENTS);
     const boxes = WebhookEventKind.options
       .map(
@@ -84,16 +66,17 @@ export function webhookPages(kit: PageKit, dash: DashboardDeps): void {
 
   const error = (context: PageContext, text: string, status = 400) =>
     render(context, `<p class="flash error" role="alert">${context.escape(text)}</p>`, status);
+  const settings = webhookSettings(deps);
 
-  /** The secret sealed for this merchant and mode, or null without SECRETS_KEY. */
-  const seal = (context: PageContext, secret: string): Buffer | null =>
-    deps.secretsKey
-      ? sealSecret(
-          secret,
-          deps.secretsKey,
-          signingSecretOwner(context.scope.merchantId, context.scope.mode),
-        )
-      : null;
+  /** The refusals of the shared webhook settings code, as this page says them. */
+  const refused = (context: PageContext, failure: unknown) => {
+    const t = textsOf(context.language);
+    if (isAppError(failure) && failure.code === 'WEBHOOK409_ENDPOINT_MISSING')
+      return error(context, t.endpointMissing, 409);
+    if (isAppError(failure) && failure.code === 'SERVICE503_UNAVAILABLE')
+      return error(context, t.secretsUnavailable, 503);
+    throw failure;
+  };
 
   const secretShown = (context: PageContext, secret: string) => {
     const e = context.escape;
@@ -117,23 +100,20 @@ export function webhookPages(kit: PageKit, dash: DashboardDeps): void {
     const picked = [body.events ?? []].flat();
     const events = WebhookEventKind.options.filter((kind) => picked.includes(kind));
     if (events.length === 0) return error(context, t.eventsRequired);
-    const secret = newSigningSecret();
-    const sealed = seal(context, secret);
-    if (!sealed) return error(context, t.secretsUnavailable, 503);
-    const { secretCreated } = await deps.accounts.setWebhookSettings(
-      scope.merchantId,
-      scope.mode,
-      { url: rawUrl || null, events },
-      sealed,
-    );
+    let signingSecret: string | null;
+    try {
+      ({ signingSecret } = await settings.save(scope, { url: rawUrl || null, events }));
+    } catch (failure) {
+      return refused(context, failure);
+    }
     context.request.log.info(
       { merchantId: scope.merchantId, mode: scope.mode },
       'webhook settings saved from the dashboard',
     );
-    if (secretCreated) {
+    if (signingSecret) {
       return render(
         context,
-        `<p class="flash ok" role="status">${context.escape(t.saved)}</p>${secretShown(context, secret)}`,
+        `<p class="flash ok" role="status">${context.escape(t.saved)}</p>${secretShown(context, signingSecret)}`,
       );
     }
     await context.flash('ok', t.saved);
@@ -142,39 +122,26 @@ export function webhookPages(kit: PageKit, dash: DashboardDeps): void {
 
   kit.post(`${DashboardPaths.webhooks}/rotate`, async (context) => {
     const { scope } = context;
-    const t = textsOf(context.language);
-    const current = await deps.accounts.webhookSettings(scope.merchantId, scope.mode);
-    if (!current?.hasSigningSecret) return error(context, t.endpointMissing, 409);
-    const rotation = rotateSigningSecret(new Date(), DEFAULT_GRACE_HOURS);
-    const sealed = seal(context, rotation.secret);
-    if (!sealed) return error(context, t.secretsUnavailable, 503);
-    const found = await deps.accounts.setSigningSecret(
-      scope.merchantId,
-      scope.mode,
-      sealed,
-      rotation.previousValidUntil,
-    );
-    if (!found) return error(context, t.endpointMissing, 409);
+    let signingSecret: string;
+    try {
+      ({ signingSecret } = await settings.rotate(scope, DEFAULT_GRACE_HOURS));
+    } catch (failure) {
+      return refused(context, failure);
+    }
     context.request.log.info(
       { merchantId: scope.merchantId, mode: scope.mode },
       'signing secret rotated from the dashboard',
     );
-    return render(context, secretShown(context, rotation.secret));
+    return render(context, secretShown(context, signingSecret));
   });
 
   kit.post(`${DashboardPaths.webhooks}/test`, async (context) => {
     const { scope } = context;
-    const t = textsOf(context.language);
-    const row = await deps.accounts.webhookSettings(scope.merchantId, scope.mode);
-    if (!row || !effectiveUrl(row)) return error(context, t.endpointMissing, 409);
-    const result = await requestRpc(
-      deps.nats,
-      deps.natsPrefix,
-      Rpc.webhookTestSend,
-      { ...scope, minVersion: row.version },
-      { timeoutMs: Math.max(deps.serviceTimeoutMs, TEST_SEND_TIMEOUT_MS) },
-    );
-    return render(context, testResultHtml(context, result));
+    try {
+      return await render(context, testResultHtml(context, await settings.sendTest(scope)));
+    } catch (failure) {
+      return refused(context, failure);
+    }
   });
 }
 
@@ -187,10 +154,4 @@ function testResultHtml(context: PageContext, result: WebhookTestResult): string
 <dt>${e(t.httpStatus)}</dt><dd>${e(result.statusCode === null ? '—' : String(result.statusCode))}</dd>
 <dt>${e(t.latency)}</dt><dd>${e(String(result.latencyMs))}</dd>
 ${result.error ? `<dt>${e(t.errorLabel)}</dt><dd>${e(result.error)}</dd>` : ''}</dl></section>`;
-}
-
-/** Where webhooks go: the chosen URL, else `{API_URL}/webhooks/platform`, else nowhere. */
-function effectiveUrl(row: WebhookSettingsRow): string | null {
-  if (row.webhookUrl) return row.webhookUrl;
-  return row.apiUrl ? partnerUrl(row.apiUrl, 'webhooks', 'platform').href : null;
 }

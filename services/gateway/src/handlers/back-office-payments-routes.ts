@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { GatewayDeps } from '../app.ts';
 import { paymentsCsv } from '../domain/payments-csv.ts';
 import { authOf, requireApiKey } from './authenticate.ts';
-import { ValidationFailure } from './errors.ts';
+import { parseQuery } from './query-string.ts';
 
 /**
  * The merchant API's back-office payments routes (issue 14): the list, its CSV export
@@ -38,14 +38,14 @@ export function backOfficePaymentsRoutes(app: FastifyInstance, deps: GatewayDeps
 
   app.get('/api/v1/payments', routeOptions, async (request) => {
     const { scope } = authOf(request);
-    const query = parsed(PaymentsListQuery, request.query);
+    const query = parseQuery(PaymentsListQuery, request.query);
     const data = await listPage(scope, { ...query, limit: query.limit ?? PAYMENTS_PAGE_DEFAULT });
     return { statusCode: 200, message: 'Payments found', data };
   });
 
   app.get('/api/v1/payments/export', routeOptions, async (request, reply) => {
     const { scope } = authOf(request);
-    const filter = parsed(PaymentsFilterQuery, request.query);
+    const filter = parseQuery(PaymentsFilterQuery, request.query);
     // The first page is asked before a byte is sent: a refusal is still a JSON envelope.
     const first = await listPage(scope, { ...filter, limit: PAYMENTS_PAGE_MAX });
     const stream = Readable.from(
@@ -78,18 +78,5 @@ export function backOfficePaymentsRoutes(app: FastifyInstance, deps: GatewayDeps
       );
       return { statusCode: 200, message: 'Payment cancelled', data };
     },
-  );
-}
-
-/** The query string checked against its schema; 400 naming each field at fault. */
-function parsed<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
-  const result = schema.safeParse(query ?? {});
-  if (result.success) return result.data;
-  throw ValidationFailure.of(
-    result.error.issues.flatMap((issue) =>
-      issue.code === 'unrecognized_keys'
-        ? issue.keys.map((key) => ({ field: key, message: `query parameter ${key} is not known` }))
-        : [{ field: issue.path.map(String).join('.') || 'query', message: issue.message }],
-    ),
   );
 }

@@ -11,11 +11,10 @@ import {
 } from '@dzpay/contracts';
 import { AppError, requestRpc } from '@dzpay/platform';
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
 import type { GatewayDeps } from '../app.ts';
 import { etagMatches, negotiateQrFormat, payerUrlOf, renderQrImage } from '../domain/qr-image.ts';
 import { authOf, requireApiKey } from './authenticate.ts';
-import { ValidationFailure } from './errors.ts';
+import { parseQuery } from './query-string.ts';
 
 /**
  * The merchant's static QR codes (issue 14): the list with each code's configuration,
@@ -99,17 +98,4 @@ function qrCodeView(code: QrCodeRecordView, publicBaseUrl: string): QrCodeView {
       updatedAt: code.config.updatedAt,
     },
   };
-}
-
-/** A query string checked against its schema; every broken rule names its field. */
-function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
-  const parsed = schema.safeParse(query ?? {});
-  if (parsed.success) return parsed.data;
-  throw ValidationFailure.of(
-    parsed.error.issues.flatMap((issue) =>
-      issue.code === 'unrecognized_keys'
-        ? issue.keys.map((key) => ({ field: key, message: `property ${key} should not exist` }))
-        : [{ field: issue.path.map(String).join('.') || 'query', message: issue.message }],
-    ),
-  );
 }

@@ -1,9 +1,9 @@
 import { DailyReportQuery, dailyReportView, resolveReportRange, Rpc } from '@dzpay/contracts';
 import { requestRpc } from '@dzpay/platform';
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
 import type { GatewayDeps } from '../app.ts';
 import { authOf, requireApiKey } from './authenticate.ts';
+import { parseQuery } from './query-string.ts';
 import { ValidationFailure } from './errors.ts';
 
 /**
@@ -28,17 +28,4 @@ export function backOfficeReportRoutes(app: FastifyInstance, deps: GatewayDeps):
     );
     return { statusCode: 200, message: 'Daily report', data: dailyReportView(reply) };
   });
-}
-
-/** A query string checked against its schema; every broken rule names its field. */
-function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
-  const parsed = schema.safeParse(query ?? {});
-  if (parsed.success) return parsed.data;
-  throw ValidationFailure.of(
-    parsed.error.issues.flatMap((issue) =>
-      issue.code === 'unrecognized_keys'
-        ? issue.keys.map((key) => ({ field: key, message: `property ${key} should not exist` }))
-        : [{ field: issue.path.map(String).join('.') || 'query', message: issue.message }],
-    ),
-  );
 }

@@ -7,34 +7,17 @@ import {
   WebhookEventKind,
   WebhookSettingsUpdate,
   WebhookType,
-  type MerchantScope,
   type WebhookSettingsView,
 } from '@dzpay/contracts';
-import {
-  AppError,
-  apiUrlProblem,
-  partnerUrl,
-  requestRpc,
-  sealSecret,
-  signingSecretOwner,
-} from '@dzpay/platform';
+import { apiUrlProblem, requestRpc } from '@dzpay/platform';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { WebhookSettingsRow } from '../adapters/accounts-repository.ts';
 import type { GatewayDeps } from '../app.ts';
-import {
-  DEFAULT_GRACE_HOURS,
-  newSigningSecret,
-  rotateSigningSecret,
-} from '../domain/signing-secret.ts';
+import { DEFAULT_GRACE_HOURS } from '../domain/signing-secret.ts';
 import { authOf, requireApiKey } from './authenticate.ts';
 import { ValidationFailure } from './errors.ts';
-
-/**
- * The gateway's SECRETS_KEY (it seals the signing secrets it makes). Not part of
- * GatewayDeps yet: service.ts passes it along with the other deps.
- */
-type WebhooksDeps = GatewayDeps & { secretsKey?: Buffer };
+import { effectiveWebhookUrl, webhookSettings } from './webhook-settings.ts';
 
 /**
  * The merchant API's webhook settings and events (issue 14), under the key's merchant
@@ -42,27 +25,16 @@ type WebhooksDeps = GatewayDeps & { secretsKey?: Buffer };
  * directory, so the dispatcher follows at once); events and test sends are the
  * dispatcher's.
  */
-export function backOfficeWebhooksRoutes(app: FastifyInstance, deps: WebhooksDeps): void {
+export function backOfficeWebhooksRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const routeOptions = { preParsing: requireApiKey(app, deps.keys) };
   const ask = { timeoutMs: deps.serviceTimeoutMs };
   const clock = deps.clock ?? (() => new Date());
 
-  function sealed(scope: MerchantScope, secret: string): Buffer {
-    if (!deps.secretsKey) {
-      throw new AppError(
-        'SERVICE503_UNAVAILABLE',
-        'webhook signing secrets cannot be stored here',
-        {
-          details: { reason: 'SECRETS_KEY not set on the gateway' },
-        },
-      );
-    }
-    return sealSecret(secret, deps.secretsKey, signingSecretOwner(scope.merchantId, scope.mode));
-  }
+  const settings = webhookSettings(deps);
 
   app.get('/api/v1/webhooks/settings', routeOptions, async (request) => {
     const { scope } = authOf(request);
-    const row = await deps.accounts.webhookSettings(scope.merchantId, scope.mode);
+    const row = await settings.read(scope);
     return { statusCode: 200, message: 'Webhook settings', data: settingsView(row, clock()) };
   });
 
@@ -73,21 +45,15 @@ export function backOfficeWebhooksRoutes(app: FastifyInstance, deps: WebhooksDep
       const problem = apiUrlProblem(patch.url);
       if (problem) throw ValidationFailure.of([{ field: 'url', message: `url ${problem}` }]);
     }
-    const secret = newSigningSecret();
-    const { settings, secretCreated } = await deps.accounts.setWebhookSettings(
-      scope.merchantId,
-      scope.mode,
-      patch,
-      sealed(scope, secret),
-    );
+    const saved = await settings.save(scope, patch);
     return {
       statusCode: 200,
-      message: secretCreated
+      message: saved.signingSecret
         ? 'Webhook settings saved; the signing secret is shown this once'
         : 'Webhook settings saved',
       data: {
-        ...settingsView(settings, clock()),
-        ...(secretCreated ? { signingSecret: secret } : {}),
+        ...settingsView(saved.settings, clock()),
+        ...(saved.signingSecret ? { signingSecret: saved.signingSecret } : {}),
       },
     };
   });
@@ -95,23 +61,13 @@ export function backOfficeWebhooksRoutes(app: FastifyInstance, deps: WebhooksDep
   app.post('/api/v1/webhooks/signing-secret/rotate', routeOptions, async (request) => {
     const { scope } = authOf(request);
     const body = parse(SigningSecretRotate, request.body ?? {});
-    const rotation = rotateSigningSecret(clock(), body.graceHours ?? DEFAULT_GRACE_HOURS);
-    const current = await deps.accounts.webhookSettings(scope.merchantId, scope.mode);
-    if (!current?.hasSigningSecret) throw endpointMissing();
-    const found = await deps.accounts.setSigningSecret(
-      scope.merchantId,
-      scope.mode,
-      sealed(scope, rotation.secret),
-      rotation.previousValidUntil,
-    );
-    if (!found) throw endpointMissing();
-    const after = await deps.accounts.webhookSettings(scope.merchantId, scope.mode);
+    const rotation = await settings.rotate(scope, body.graceHours ?? DEFAULT_GRACE_HOURS);
     return {
       statusCode: 200,
       message: 'Signing secret rotated; the new one is shown this once',
       data: {
-        signingSecret: rotation.secret,
-        signingSecretCreatedAt: (after?.signingSecretCreatedAt ?? clock()).toISOString(),
+        signingSecret: rotation.signingSecret,
+        signingSecretCreatedAt: rotation.createdAt.toISOString(),
         ...(rotation.previousValidUntil
           ? { previousSecretValidUntil: rotation.previousValidUntil.toISOString() }
           : {}),
@@ -126,17 +82,7 @@ export function backOfficeWebhooksRoutes(app: FastifyInstance, deps: WebhooksDep
         { field: 'body', message: 'request body must be a JSON object' },
       ]);
     }
-    const row = await deps.accounts.webhookSettings(scope.merchantId, scope.mode);
-    if (row === null || effectiveUrl(row) === null) throw endpointMissing();
-    const data = await requestRpc(
-      deps.nats,
-      deps.natsPrefix,
-      Rpc.webhookTestSend,
-      // The dispatcher reads the directory until it holds these settings (just changed?).
-      { ...scope, minVersion: row.version },
-      // It waits for the partner: up to the webhook timeout, past the usual service time.
-      { timeoutMs: Math.max(deps.serviceTimeoutMs, TEST_SEND_TIMEOUT_MS) },
-    );
+    const data = await settings.sendTest(scope);
     return {
       statusCode: 200,
       message: data.ok ? 'Test event delivered' : 'Test event not acknowledged',
@@ -174,8 +120,6 @@ export function backOfficeWebhooksRoutes(app: FastifyInstance, deps: WebhooksDep
   );
 }
 
-/** A test send waits for one attempt (WEBHOOK_TIMEOUT_MS, 15 s by default) and a little more. */
-const TEST_SEND_TIMEOUT_MS = 20_000;
 const DEFAULT_PAGE = 20;
 
 const EventsQuery = z.strictObject({
@@ -190,19 +134,6 @@ const EventsQuery = z.strictObject({
   paymentId: z.uuid('paymentId must be a UUID').optional(),
 });
 
-function endpointMissing(): AppError {
-  return new AppError(
-    'WEBHOOK409_ENDPOINT_MISSING',
-    'no webhook endpoint: set a URL with PUT /api/v1/webhooks/settings first',
-  );
-}
-
-/** Where webhooks go: the chosen URL, else `{API_URL}/webhooks/platform`, else nowhere. */
-function effectiveUrl(row: WebhookSettingsRow): string | null {
-  if (row.webhookUrl) return row.webhookUrl;
-  return row.apiUrl ? partnerUrl(row.apiUrl, 'webhooks', 'platform').href : null;
-}
-
 function settingsView(row: WebhookSettingsRow | null, now: Date): WebhookSettingsView {
   const events = (row?.webhookEvents ?? DEFAULT_WEBHOOK_EVENTS).filter(
     (kind): kind is WebhookEventKind => WebhookEventKind.safeParse(kind).success,
@@ -210,7 +141,7 @@ function settingsView(row: WebhookSettingsRow | null, now: Date): WebhookSetting
   if (row === null) return { url: null, events };
   const graceLeft = row.previousValidUntil !== null && row.previousValidUntil > now;
   return {
-    url: effectiveUrl(row),
+    url: effectiveWebhookUrl(row),
     events,
     ...(row.signingSecretCreatedAt
       ? { signingSecretCreatedAt: row.signingSecretCreatedAt.toISOString() }

@@ -1,30 +1,17 @@
 import { PAYMENTS_PAGE_MAX, PaymentResponse, PaymentsListResponse } from '@dzpay/contracts';
+import { API_KEY_RESPONSES, unavailable } from './common-responses.ts';
+import { examples } from './examples.ts';
 import type { OperationSpec } from './operations.ts';
 
-const PAYMENT_ID = '3f1c2b9e-7a41-4d0b-9c55-2e8f6a1d4b70';
-const AT = '2026-11-21T10:00:00.000Z';
 
-/** A cancelled payment as the merchant API answers it. */
+/** A cancelled payment as the merchant API answers it: the paid example's, never paid. */
 const cancelledPayment = {
-  id: PAYMENT_ID,
-  reference: 'ORDER-1042',
-  amount: 250_000,
-  fees: 50,
-  total: 255_000,
-  currency: 'DZD',
-  language: 'fr',
-  expiresAt: '2026-11-21T10:15:00.000Z',
+  ...examples.payment.data,
   status: 'cancelled',
-  successUrl: 'https://shop.example.dz/merci?cart=42',
-  failureUrl: 'https://shop.example.dz/echec',
-  metadata: { cartId: 'C-42' },
-  orderId: 'b7c0e6a4-5d1f-4c1e-9a7b-3f2e1d0c9b8a',
   approvalCode: null,
   maskedPan: null,
   failureReason: 'cancelled',
-  refundedAmount: 0,
   paidAt: null,
-  createdAt: AT,
   updatedAt: '2026-11-21T10:04:40.000Z',
 };
 
@@ -41,18 +28,8 @@ const FILTERS: Record<string, string> = {
 };
 
 const common = {
-  401: {
-    description: 'the x-api-key header is missing, invalid or revoked, or its merchant is inactive',
-    errors: ['AUTH401_UNAUTHORIZED_ACCESS'],
-  },
-  429: { description: 'too many requests for this key', shape: 'rate-limit' },
-  500: { description: 'a fault of dzpay', errors: ['INTERNAL500_ERROR'] },
+  ...API_KEY_RESPONSES,
 } as const;
-const unavailable = (what: string) =>
-  ({
-    description: `${what} did not answer in time; safe to retry`,
-    errors: ['SERVICE503_UNAVAILABLE'],
-  }) as const;
 const badFilter = {
   description: 'a filter, the limit or the cursor is malformed: `details.failures` names the field',
   errors: ['VALIDATION400_BAD_REQUEST'],

@@ -1,13 +1,9 @@
 import { QrCodesListResponse } from '@dzpay/contracts';
+import { API_KEY_RESPONSES } from './common-responses.ts';
 import type { OperationSpec } from './operations.ts';
 
 const common = {
-  401: {
-    description: 'the x-api-key header is missing, invalid or revoked, or its merchant is inactive',
-    errors: ['AUTH401_UNAUTHORIZED_ACCESS'],
-  },
-  429: { description: 'too many requests for this key', shape: 'rate-limit' },
-  500: { description: 'a fault of dzpay', errors: ['INTERNAL500_ERROR'] },
+  ...API_KEY_RESPONSES,
   503: {
     description: 'qr-config did not answer in time; safe to retry',
     errors: ['SERVICE503_UNAVAILABLE'],

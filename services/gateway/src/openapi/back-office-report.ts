@@ -1,4 +1,5 @@
 import { DailyReportResponse } from '@dzpay/contracts';
+import { API_KEY_RESPONSES, unavailable } from './common-responses.ts';
 import type { OperationSpec } from './operations.ts';
 
 const figures = {
@@ -65,17 +66,8 @@ export const BACK_OFFICE_REPORT_OPERATIONS: readonly OperationSpec[] = [
           'from or to is not a YYYY-MM-DD day, to is before from, or the range is over 366 days: details.failures names the field',
         errors: ['VALIDATION400_BAD_REQUEST'],
       },
-      401: {
-        description:
-          'the x-api-key header is missing, invalid or revoked, or its merchant is inactive',
-        errors: ['AUTH401_UNAUTHORIZED_ACCESS'],
-      },
-      429: { description: 'too many requests for this key', shape: 'rate-limit' },
-      500: { description: 'a fault of dzpay', errors: ['INTERNAL500_ERROR'] },
-      503: {
-        description: 'payments did not answer in time; safe to retry',
-        errors: ['SERVICE503_UNAVAILABLE'],
-      },
+      ...API_KEY_RESPONSES,
+      503: unavailable('payments'),
     },
   },
 ];

@@ -8,15 +8,11 @@ import {
   WebhookSettingsUpdatedResponse,
   WebhookTestResponse,
 } from '@dzpay/contracts';
+import { API_KEY_RESPONSES } from './common-responses.ts';
 import type { OperationSpec } from './operations.ts';
 
 const common = {
-  401: {
-    description: 'the x-api-key header is missing, invalid or revoked, or its merchant is inactive',
-    errors: ['AUTH401_UNAUTHORIZED_ACCESS'],
-  },
-  429: { description: 'too many requests for this key', shape: 'rate-limit' },
-  500: { description: 'a fault of dzpay', errors: ['INTERNAL500_ERROR'] },
+  ...API_KEY_RESPONSES,
 } as const;
 const invalid = {
   description: 'a field is invalid (named in the message)',

@@ -15,6 +15,7 @@ import {
 } from '@dzpay/contracts';
 import type { z } from 'zod';
 import { examples } from './examples.ts';
+import { internal, rateLimited, unauthorized, unavailable } from './common-responses.ts';
 import { BACK_OFFICE_PAYMENTS_OPERATIONS } from './back-office-payments.ts';
 import { BACK_OFFICE_QR_OPERATIONS } from './back-office-qr.ts';
 import { BACK_OFFICE_REPORT_OPERATIONS } from './back-office-report.ts';
@@ -58,16 +59,6 @@ export interface OperationSpec {
   responses: Record<number, ResponseSpec>;
 }
 
-const rateLimited = { description: 'too many requests for this key', shape: 'rate-limit' } as const;
-const unavailable = (what: string) => ({
-  description: `${what} did not answer in time; safe to retry`,
-  errors: ['SERVICE503_UNAVAILABLE'] as const,
-});
-const internal = { description: 'a fault of dzpay', errors: ['INTERNAL500_ERROR'] as const };
-const unauthorized = {
-  description: 'the x-api-key header is missing, invalid or revoked, or its merchant is inactive',
-  errors: ['AUTH401_UNAUTHORIZED_ACCESS'] as const,
-};
 const page = (description: string) => ({ description, html: true }) as const;
 
 /** Every public route of the gateway, as the OpenAPI document describes it. */
