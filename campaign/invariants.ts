@@ -350,6 +350,12 @@ function answersAndWrites(payments: PaymentRow[], evidence: Evidence): Verdict {
       );
     }
   }
+  for (const ack of evidence.acks.cancels) {
+    const p = byId.get(ack.paymentId);
+    if (!p || p.status !== 'failed') {
+      violations.push(`cancel of ${ack.paymentId} acknowledged, dzpay has it ${p?.status}`);
+    }
+  }
   const mailed = evidence.mail.messages.map((m) => `${m.subject ?? ''} ${m.text ?? ''}`);
   for (const ack of evidence.acks.receipts) {
     if (!mailed.some((text) => text.includes(ack.reference))) {
@@ -367,7 +373,8 @@ function answersAndWrites(payments: PaymentRow[], evidence: Evidence): Verdict {
       evidence.exchanges.length +
       evidence.acks.registrations.length +
       evidence.acks.refunds.length +
-      evidence.acks.receipts.length,
+      evidence.acks.receipts.length +
+      evidence.acks.cancels.length,
     violations,
   };
 }

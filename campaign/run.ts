@@ -121,7 +121,7 @@ export async function runCampaign(
     // Setting up is not part of the run.
     httpLog.exchanges.length = 0;
 
-    const acks: Acknowledged = { registrations: [], refunds: [], receipts: [] };
+    const acks: Acknowledged = { registrations: [], refunds: [], receipts: [], cancels: [] };
     const journeys: Record<string, number> = {};
     const startedAt = Date.now();
     const until = startedAt + options.runMs;

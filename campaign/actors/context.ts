@@ -11,6 +11,8 @@ export interface Acknowledged {
   refunds: { merchant: number; paymentId: string; key: string; refundedAmount: number }[];
   /** 200 to a receipt: an email about this payment reached the mail server. */
   receipts: { paymentId: string; reference: string }[];
+  /** 200 to a cancel: the payment ends failed, whatever the payer does afterwards. */
+  cancels: { paymentId: string }[];
 }
 
 /** What every actor shares: where dzpay is, the world, and what was acknowledged. */

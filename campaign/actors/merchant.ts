@@ -4,13 +4,21 @@ import type { Rng } from '../rng.ts';
 import type { CampaignMerchant } from '../world.ts';
 import type { ActorContext } from './context.ts';
 
-const ACTIONS = { refund: 4, receipt: 2, 'set-qr': 3, 'unset-qr': 1, status: 2 } as const;
+const ACTIONS = {
+  refund: 4,
+  receipt: 2,
+  'set-qr': 3,
+  'unset-qr': 1,
+  status: 2,
+  cancel: 2,
+} as const;
 
 /**
  * A merchant at work: refunds paid orders (whole, or part), retrying with the same
  * Idempotency-Key when the answer says to or never comes, sometimes twice at once; sends
  * receipts; sets and removes QR configurations (each set is a new version, a new sale);
- * and asks the status of products.
+ * asks the status of products; and cancels recent checkouts, whose payers may be paying
+ * them at that very moment.
  */
 export async function runMerchant(context: ActorContext, rng: Rng, index: number): Promise<void> {
   const merchant = context.merchants[index]!;
@@ -70,6 +78,18 @@ async function act(
         body: JSON.stringify({ token }),
       });
       return `unset ${answer.status}`;
+    }
+    case 'cancel': {
+      // The newest registrations: the ones a payer may still be on the card form of.
+      const mine = context.acks.registrations.filter((r) => r.merchant === merchant.index);
+      if (mine.length === 0) return 'nothing registered yet';
+      const { paymentId } = rng.pick(mine.slice(-5));
+      const answer = await http(`${gatewayUrl}/api/v1/payments/${paymentId}/cancel`, {
+        headers,
+        body: '{}',
+      });
+      if (answer.status === 200) context.acks.cancels.push({ paymentId });
+      return `cancel ${answer.status}`;
     }
     case 'status': {
       const references = [
