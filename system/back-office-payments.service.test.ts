@@ -68,6 +68,43 @@ function parseCsv(text: string): string[][] {
 }
 
 describe('GET /api/v1/payments', () => {
+  it('keeps its pages while payments keep arriving: none twice, none of the older ones missed', async () => {
+    const busy = await stack.merchant('Marché Clauzel', { walletId: 'W-2' });
+    const client = stack.client(busy.testKey);
+    const register = (i: number) =>
+      client.registerPayment({
+        amount: 60_000 + i,
+        currency: 'DZD',
+        reference: `${run}-busy-${i}`,
+      });
+    const before = new Set<string>();
+    for (let i = 0; i < 30; i++) before.add((await register(i)).id);
+
+    // Another till registers 20 more, one after the other, while the pages are read.
+    let arriving = 30;
+    const arrivals = (async () => {
+      while (arriving < 50) await register(arriving++);
+    })();
+    const seen: PaymentListItem[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listPayments({ limit: 4, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.payments);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    await arrivals;
+
+    const ids = seen.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of before) expect(ids).toContain(id);
+    // Newest first (the API shows milliseconds; the keyset orders by microseconds, then id).
+    const times = seen.map((p) => p.createdAt);
+    expect(times).toEqual([...times].sort().reverse());
+    // The list's first page afterwards starts with the newest arrival.
+    const newest = await client.listPayments({ limit: 1 });
+    expect(newest.payments[0]!.reference).toBe(`${run}-busy-49`);
+  });
+
   it('pages newest first with the key scope, and filters', async () => {
     const client = stack.client(merchant.testKey);
     const first = await client.listPayments({ limit: 3 });
