@@ -101,6 +101,12 @@ describe('the properties', () => {
       1,
     );
     expect(problemsOf(get('/qr/x'), answer(303, ''))).toEqual([]);
+    expect(problemsOf(get('/dashboard/payments/x'), answer(404, '<html>', 'text/html'))).toEqual(
+      [],
+    );
+    expect(problemsOf(get('/dashboard/payments/x'), answer(500, '<html>', 'text/html'))).toContain(
+      'answered 500',
+    );
   });
 });
 

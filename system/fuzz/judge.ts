@@ -2,10 +2,11 @@ import { RateLimitError, StandardError, ValidationList } from '@dzpay/contracts'
 import type { Answer, FuzzRequest } from './http.ts';
 
 /**
- * Paths whose answers may be HTML: the payer's pages and the API reference. Judged by
- * the path the server saw, whatever route a request aimed at (`/pay/` is a page).
+ * Paths whose answers may be HTML: the payer's pages, the API reference and the
+ * merchants' dashboard. Judged by the path the server saw, whatever route a request
+ * aimed at (`/pay/` is a page).
  */
-const PAGE_PATH = /^\/(checkout|pay|qr|docs)(\/|$|\?|#)/;
+const PAGE_PATH = /^\/(checkout|pay|qr|docs|dashboard)(\/|$|\?|#)/;
 
 /**
  * Whether a JSON body is in one of the spec's envelopes for this HTTP status: the
