@@ -3,7 +3,6 @@ import { API_KEY_RESPONSES, unavailable } from './common-responses.ts';
 import { examples } from './examples.ts';
 import type { OperationSpec } from './operations.ts';
 
-
 /** A cancelled payment as the merchant API answers it: the paid example's, never paid. */
 const cancelledPayment = {
   ...examples.payment.data,
