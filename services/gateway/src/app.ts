@@ -20,6 +20,7 @@ import { paymentsRoutes } from './handlers/payments-routes.ts';
 import { receiptRoutes } from './handlers/receipt-routes.ts';
 import { qrRoutes } from './handlers/qr-routes.ts';
 import { traceRequests } from './handlers/request-tracing.ts';
+import { drainUnreadBodies } from './handlers/unread-bodies.ts';
 import { statusRoutes } from './handlers/status-routes.ts';
 import { webhookRoutes } from './handlers/webhook-routes.ts';
 
@@ -61,6 +62,8 @@ export function servedRoutes(app: FastifyInstance): readonly { method: string; u
 /** Request bodies of the public API are small; anything larger is refused early. */
 const BODY_LIMIT_BYTES = 64 * 1024;
 const REQUEST_TIMEOUT_MS = 30_000;
+/** How much of a body no route reads (a GET's) is read and dropped before answering. */
+const UNREAD_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * The public HTTP application, built without listening so tests can inject requests
@@ -96,6 +99,7 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
   installErrorHandling(app);
+  drainUnreadBodies(app, UNREAD_BODY_LIMIT_BYTES);
   traceRequests(app);
   observeRequests(app, deps.registry);
 
