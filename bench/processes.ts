@@ -25,7 +25,19 @@ export async function startNode(
   readyUrl: string,
   timeoutMs = 30_000,
 ): Promise<NodeProcess> {
-  const child = spawn(process.execPath, [entry], {
+  // BENCH_CPU_PROF=<dir>: each child writes a V8 CPU profile there when it exits
+  // (bench/profile-summary.ts sums one up by function and by package).
+  const profile = process.env.BENCH_CPU_PROF;
+  const flags = profile
+    ? [
+        '--cpu-prof',
+        '--cpu-prof-dir',
+        profile,
+        '--cpu-prof-name',
+        `${name}.${Date.now()}.cpuprofile`,
+      ]
+    : [];
+  const child = spawn(process.execPath, [...flags, entry], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

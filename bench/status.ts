@@ -149,18 +149,20 @@ export async function measureEventLag(
  * asks the partner, then commits the attempt with its payment.created event), the relay
  * publishes it, status projects it. Measured from the attempt's `createdAt` (the
  * payments row's insert, in the transaction that commits the event) to the first
- * status answer naming the attempt. Each sample pays a new product reference.
+ * status answer naming the attempt. Each sample pays a new product reference; samples
+ * are taken one at a time, `gapMs` apart, while `more(taken)` holds.
  */
 export async function measurePaymentLag(
   deps: StatusBenchDeps,
   publicBaseUrl: string,
   run: string,
-  samples: number,
+  more: (taken: number) => boolean,
   gapMs: number,
 ): Promise<LagSummary> {
   const lags: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const reference = `LAG-${run}-${i}`;
+  for (let i = 0; more(i); i++) {
+    // Never a reference the event lag used: its synthetic attempt would answer first.
+    const reference = `PAYLAG-${run}-${i}`;
     const response = await fetch(
       `${publicBaseUrl}/pay/${deps.scope.merchantId}/${reference}?mode=${deps.scope.mode}`,
       { method: 'POST', redirect: 'manual' },
@@ -179,6 +181,37 @@ export async function measurePaymentLag(
     await sleep(gapMs);
   }
   return summarise(lags);
+}
+
+/**
+ * A burst of `count` locking attempts on fresh references, published to PAYMENTS like
+ * the relay does, `window` unacknowledged at most, as fast as the stream takes them.
+ * Resolves once status answers `locked` for the last one acknowledged: status applies
+ * one stream in order, so by then it has projected the whole burst.
+ */
+export async function publishBurst(
+  deps: StatusBenchDeps,
+  run: string,
+  count: number,
+  window = 64,
+): Promise<{ publishedMs: number; projectedMs: number }> {
+  const start = performance.now();
+  let next = 0;
+  let last = '';
+  const publisher = async () => {
+    while (next < count) {
+      const reference = `BURST-${run}-${next++}`;
+      await publish(deps, processingEvent(deps.scope, reference, 900_000));
+      last = reference;
+    }
+  };
+  await Promise.all(Array.from({ length: window }, publisher));
+  const published = performance.now();
+  await pollUntil(deps, last, (record) => record.stage === 'locked', 120_000);
+  return {
+    publishedMs: Math.round(published - start),
+    projectedMs: Math.round(performance.now() - start),
+  };
 }
 
 /**

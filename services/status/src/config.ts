@@ -15,5 +15,12 @@ export const StatusEnv = BaseEnv.extend({
   PROJECTION_RETRY_MS: z.coerce.number().int().positive().default(2_000),
   /** An event delivered but not acknowledged this long is delivered again. */
   PROJECTION_ACK_WAIT_MS: z.coerce.number().int().positive().default(30_000),
+  /**
+   * How long a reference's attempts may answer from memory (adapters/attempts-cache.ts);
+   * changes are forgotten at once, this only bounds a lost notification. 0: off.
+   */
+  STATUS_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  /** References kept in memory at most; the oldest goes first. */
+  STATUS_CACHE_MAX_ENTRIES: z.coerce.number().int().positive().default(100_000),
 });
 export type StatusEnv = z.infer<typeof StatusEnv>;

@@ -6,6 +6,7 @@ import {
   type Runtime,
   type StreamSpec,
 } from '@dzpay/platform';
+import { attemptsCache, onAttemptChanges } from './adapters/attempts-cache.ts';
 import { statusRepository } from './adapters/status-repository.ts';
 import { streamConsumer } from './adapters/stream-consumer.ts';
 import { StatusEnv } from './config.ts';
@@ -35,7 +36,15 @@ export async function startStatus(
     env,
   );
   const { config, logger, nats, sql } = runtime;
-  const repository = statusRepository(sql);
+  // Filled by queries; this replica forgets what it projects before acknowledging it,
+  // every replica forgets what Postgres notifies.
+  const reader = statusRepository(sql);
+  const cache = attemptsCache((scope, reference) => reader.attemptsOf(scope, reference), {
+    ttlMs: config.STATUS_CACHE_TTL_MS,
+    maxEntries: config.STATUS_CACHE_MAX_ENTRIES,
+  });
+  await onAttemptChanges(sql, cache);
+  const repository = statusRepository(sql, { onCommitted: (changed) => cache.forget(changed) });
   const deployed = (stream: StreamSpec) => deployedStream(stream, config);
 
   async function project(
@@ -73,7 +82,7 @@ export async function startStatus(
   const server = await serveStatusHandlers({
     nats,
     prefix: config.NATS_PREFIX,
-    repository,
+    attempts: cache,
     logger,
   });
 

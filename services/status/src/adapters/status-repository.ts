@@ -1,6 +1,7 @@
 import { WebhookDelivery, type MerchantScope } from '@dzpay/contracts';
 import type { Sql, Tx } from '@dzpay/platform';
 import type { AttemptUpdate } from '../domain/attempt-event.ts';
+import type { ChangedReference } from './attempts-cache.ts';
 import type { Attempt } from '../domain/stage.ts';
 
 interface AttemptRow {
@@ -29,9 +30,15 @@ export type Applied = 'applied' | 'duplicate' | 'ignored';
 
 /**
  * The status schema: the attempts projected from PAYMENTS, their webhook delivery state
- * projected from WEBHOOKS, and the projections' bookkeeping.
+ * projected from WEBHOOKS, and the projections' bookkeeping. `onCommitted` hears of the
+ * product references a write changed once its transaction has committed, before the
+ * write resolves (so before the projection acknowledges the event).
  */
-export function statusRepository(sql: Sql) {
+export function statusRepository(
+  sql: Sql,
+  hooks: { onCommitted?: (changed: ChangedReference) => void } = {},
+) {
+  const committed = (changed: ChangedReference[]) => changed.forEach((c) => hooks.onCommitted?.(c));
   return {
     /**
      * Every attempt of the product reference under this merchant and mode (never anyone
@@ -48,34 +55,61 @@ export function statusRepository(sql: Sql) {
     },
 
     /**
-     * Applies one PAYMENTS message in one transaction: moves the consumer's position,
-     * records the event id (a second delivery stops there), and writes the attempt
-     * unless the row already reflects a later stream sequence. `change` null: a message
-     * that builds no attempt (or cannot be read), only counted.
+     * Applies PAYMENTS messages, in stream order, in one transaction: moves the
+     * consumer's position, records each event id (a second delivery stops there), and
+     * writes each attempt unless its row already reflects a later stream sequence.
+     * `change` null: a message that builds no attempt (or cannot be read), only counted.
+     * One outcome per message, in their order.
      */
+    async applyAll(
+      consumer: string,
+      messages: readonly Message<{ eventId: string; update: AttemptUpdate }>[],
+    ): Promise<Applied[]> {
+      return applyOnce(sql, consumer, messages, committed, upsertAttempts);
+    },
+
+    /** applyAll for one message. */
     async apply(
       consumer: string,
       streamSeq: number,
       change: { eventId: string; update: AttemptUpdate } | null,
     ): Promise<Applied> {
-      return applyOnce(sql, consumer, streamSeq, change, (tx, { update }) =>
-        upsertAttempt(tx, update, streamSeq),
+      const [applied] = await applyOnce(
+        sql,
+        consumer,
+        [{ streamSeq, change }],
+        committed,
+        upsertAttempts,
       );
+      return applied!;
     },
 
     /**
-     * Applies one WEBHOOKS message the same way: the attempt's webhook delivery state,
+     * Applies WEBHOOKS messages the same way: each attempt's webhook delivery state,
      * unless it already reflects a later WEBHOOKS sequence. An attempt not projected yet
      * gets it when its first payment event is (pending_webhook_deliveries).
      */
+    async applyDeliveries(
+      consumer: string,
+      messages: readonly Message<{ eventId: string; delivery: DeliveryUpdate }>[],
+    ): Promise<Applied[]> {
+      return applyOnce(sql, consumer, messages, committed, setDeliveries);
+    },
+
+    /** applyDeliveries for one message. */
     async applyDelivery(
       consumer: string,
       streamSeq: number,
       change: { eventId: string; delivery: DeliveryUpdate } | null,
     ): Promise<Applied> {
-      return applyOnce(sql, consumer, streamSeq, change, (tx, { delivery }) =>
-        setDelivery(tx, delivery, streamSeq),
+      const [applied] = await applyOnce(
+        sql,
+        consumer,
+        [{ streamSeq, change }],
+        committed,
+        setDeliveries,
       );
+      return applied!;
     },
 
     /** The highest stream sequence this consumer applied; 0 when the database has none. */
@@ -89,77 +123,161 @@ export function statusRepository(sql: Sql) {
 
 export type StatusRepository = ReturnType<typeof statusRepository>;
 
+/** One stream message for a projection: its sequence and what it changes, if anything. */
+export interface Message<C> {
+  streamSeq: number;
+  change: C | null;
+}
+
 /**
- * One stream message in one transaction: the consumer's position moves, the event id is
- * recorded (a second delivery stops there), then `write` runs.
+ * Stream messages in one transaction (one commit for a whole burst): the consumer's
+ * position moves to the highest, each event id is recorded (a second delivery, also
+ * within the batch, stops there), then `write` runs over the fresh changes in stream
+ * order; what it changed is told to `committed` after the commit.
  */
 async function applyOnce<C extends { eventId: string }>(
   sql: Sql,
   consumer: string,
-  streamSeq: number,
-  change: C | null,
-  write: (tx: Tx, change: C) => Promise<void>,
-): Promise<Applied> {
-  return sql.begin(async (tx) => {
+  messages: readonly Message<C>[],
+  committed: (changed: ChangedReference[]) => void,
+  write: (tx: Tx, fresh: readonly (C & { streamSeq: number })[]) => Promise<ChangedReference[]>,
+): Promise<Applied[]> {
+  let changed: ChangedReference[] = [];
+  const outcomes = await sql.begin(async (tx): Promise<Applied[]> => {
+    const highest = Math.max(...messages.map((message) => message.streamSeq));
     await tx`
-      insert into consumer_positions (consumer, stream_seq) values (${consumer}, ${streamSeq})
+      insert into consumer_positions (consumer, stream_seq) values (${consumer}, ${highest})
       on conflict (consumer) do update
         set stream_seq = greatest(consumer_positions.stream_seq, excluded.stream_seq)`;
-    if (change === null) return 'ignored';
-    const fresh = await tx`
+    const changes = messages.flatMap(({ streamSeq, change }) =>
+      change ? [{ ...change, streamSeq }] : [],
+    );
+    if (changes.length === 0) return messages.map(() => 'ignored');
+    const inserted = await tx<{ event_id: string }[]>`
       insert into processed_events (event_id, stream_seq)
-      values (${change.eventId}, ${streamSeq})
+      select * from unnest(${changes.map((c) => c.eventId)}::uuid[],
+                           ${changes.map((c) => c.streamSeq)}::bigint[])
       on conflict (event_id) do nothing
       returning event_id`;
-    if (fresh.length === 0) return 'duplicate';
-    await write(tx, change);
-    return 'applied';
+    // Each new id once: the first message carrying it applies, any other is a duplicate.
+    const unclaimed = new Set(inserted.map((row) => row.event_id));
+    const results: Applied[] = [];
+    const fresh: (C & { streamSeq: number })[] = [];
+    for (const { streamSeq, change } of messages) {
+      if (!change) results.push('ignored');
+      else if (!unclaimed.delete(change.eventId)) results.push('duplicate');
+      else {
+        results.push('applied');
+        fresh.push({ ...change, streamSeq });
+      }
+    }
+    if (fresh.length > 0) changed = await write(tx, fresh);
+    return results;
   });
+  committed(changed);
+  return outcomes;
 }
 
 /**
  * The two projections run concurrently in separate transactions. Without a common lock,
  * a delivery event could find no attempt row (its insert not committed yet) and park in
  * pending_webhook_deliveries while the attempt's insert finds nothing parked (the park
- * not committed yet), and the state would be stuck there. Both writers of one payment
- * take this transaction lock first, so one of them always sees the other's rows.
+ * not committed yet), and the state would be stuck there. Both writers of a payment take
+ * its transaction lock first, so one of them always sees the other's rows; a batch takes
+ * its payments' locks in one order (sorted), so two batches never wait on each other in
+ * a circle.
  */
-async function lockPayment(tx: Tx, paymentId: string): Promise<void> {
-  await tx`select pg_advisory_xact_lock(hashtextextended(${paymentId}, 0))`;
+async function lockPayments(tx: Tx, paymentIds: readonly string[]): Promise<void> {
+  const sorted = [...new Set(paymentIds)].sort();
+  await tx`
+    select pg_advisory_xact_lock(hashtextextended(id, 0))
+    from (select id from unnest(${sorted}::text[]) with ordinality as t(id, n) order by n) ids`;
 }
 
-async function setDelivery(tx: Tx, delivery: DeliveryUpdate, webhookSeq: number): Promise<void> {
-  await lockPayment(tx, delivery.paymentId);
-  const [attempt] = await tx`select 1 from attempts where payment_id = ${delivery.paymentId}`;
-  if (attempt) {
-    await tx`
-      update attempts set webhook_delivery = ${delivery.state}, webhook_seq = ${webhookSeq}
-      where payment_id = ${delivery.paymentId}
-        and (webhook_seq is null or webhook_seq < ${webhookSeq})`;
-    return;
+/** The newest of several changes to one payment in a batch (the highest stream sequence). */
+function newestPerPayment<C extends { streamSeq: number }>(
+  changes: readonly C[],
+  paymentOf: (change: C) => string,
+): C[] {
+  const newest = new Map<string, C>();
+  for (const change of changes) {
+    const known = newest.get(paymentOf(change));
+    if (!known || known.streamSeq < change.streamSeq) newest.set(paymentOf(change), change);
   }
+  return [...newest.values()];
+}
+
+async function setDeliveries(
+  tx: Tx,
+  fresh: readonly { delivery: DeliveryUpdate; streamSeq: number }[],
+): Promise<ChangedReference[]> {
+  const rows = newestPerPayment(fresh, (change) => change.delivery.paymentId).map(
+    ({ delivery, streamSeq }) => ({
+      paymentId: delivery.paymentId,
+      state: delivery.state,
+      seq: streamSeq,
+    }),
+  );
+  await lockPayments(
+    tx,
+    rows.map((row) => row.paymentId),
+  );
+  const updated = await tx<(ChangedReference & { referenceKind: string })[]>`
+    update attempts a set webhook_delivery = x.state, webhook_seq = x.seq
+    from jsonb_to_recordset(${tx.json(rows)}) as x("paymentId" uuid, state text, seq bigint)
+    where a.payment_id = x."paymentId" and (a.webhook_seq is null or a.webhook_seq < x.seq)
+    returning a.merchant_id as "merchantId", a.mode, a.reference,
+              a.reference_kind as "referenceKind"`;
+  // No attempt to show it on yet: parked until its first payment event is projected.
   await tx`
     insert into pending_webhook_deliveries (payment_id, webhook_delivery, webhook_seq)
-    values (${delivery.paymentId}, ${delivery.state}, ${webhookSeq})
+    select x."paymentId", x.state, x.seq
+    from jsonb_to_recordset(${tx.json(rows)}) as x("paymentId" uuid, state text, seq bigint)
+    where not exists (select 1 from attempts a where a.payment_id = x."paymentId")
     on conflict (payment_id) do update
       set webhook_delivery = excluded.webhook_delivery, webhook_seq = excluded.webhook_seq
       where pending_webhook_deliveries.webhook_seq < excluded.webhook_seq`;
+  return updated
+    .filter((row) => row.referenceKind === 'product')
+    .map(({ merchantId, mode, reference }) => ({ merchantId, mode, reference }));
 }
 
 // merchant, mode, reference and its kind are never updated: an attempt cannot move to another
 // merchant's reference, whatever a later event says.
-async function upsertAttempt(tx: Tx, update: AttemptUpdate, streamSeq: number): Promise<void> {
-  await lockPayment(tx, update.paymentId);
+async function upsertAttempts(
+  tx: Tx,
+  fresh: readonly { update: AttemptUpdate; streamSeq: number }[],
+): Promise<ChangedReference[]> {
+  const newest = newestPerPayment(fresh, (change) => change.update.paymentId);
+  // Each event carries the whole attempt; its first creation time is the earliest seen.
+  const createdAt = new Map<string, number>();
+  for (const { update } of fresh) {
+    const time = update.createdAt.getTime();
+    createdAt.set(update.paymentId, Math.min(time, createdAt.get(update.paymentId) ?? time));
+  }
+  const rows = newest.map(({ update, streamSeq }) => ({
+    ...update,
+    createdAt: new Date(createdAt.get(update.paymentId)!).toISOString(),
+    streamSeq,
+  }));
+  await lockPayments(
+    tx,
+    rows.map((row) => row.paymentId),
+  );
   await tx`
     insert into attempts (
       payment_id, merchant_id, mode, reference, reference_kind, channel, status, amount,
       currency, order_id, paid_at, locks_reference, lock_expires_at, lock_has_expiry,
       created_at, updated_at, stream_seq
-    ) values (
-      ${update.paymentId}, ${update.merchantId}, ${update.mode}, ${update.reference},
-      ${update.referenceKind}, 'AGENCY', ${update.status}, ${update.amount}, ${update.currency},
-      ${update.orderId}, ${update.paidAt}, ${update.locksReference}, ${update.lockExpiresAt},
-      ${update.lockHasExpiry}, ${update.createdAt}, ${update.updatedAt}, ${streamSeq}
+    )
+    select "paymentId", "merchantId", mode, reference, "referenceKind", 'AGENCY', status,
+           amount, currency, "orderId", "paidAt", "locksReference", "lockExpiresAt",
+           "lockHasExpiry", "createdAt", "updatedAt", "streamSeq"
+    from jsonb_to_recordset(${tx.json(rows)}) as x(
+      "paymentId" uuid, "merchantId" uuid, mode text, reference text, "referenceKind" text,
+      status text, amount bigint, currency text, "orderId" text, "paidAt" timestamptz,
+      "locksReference" boolean, "lockExpiresAt" timestamptz, "lockHasExpiry" boolean,
+      "createdAt" timestamptz, "updatedAt" timestamptz, "streamSeq" bigint
     )
     on conflict (payment_id) do update set
       status = excluded.status,
@@ -174,17 +292,21 @@ async function upsertAttempt(tx: Tx, update: AttemptUpdate, streamSeq: number): 
       updated_at = excluded.updated_at,
       stream_seq = excluded.stream_seq
     where attempts.stream_seq < excluded.stream_seq`;
-  // A delivery state that arrived before the attempt moves onto it (see setDelivery).
+  // Delivery states that arrived before their attempts move onto them (see setDeliveries).
   await tx`
     with parked as (
-      delete from pending_webhook_deliveries where payment_id = ${update.paymentId}
-      returning webhook_delivery, webhook_seq
+      delete from pending_webhook_deliveries
+      where payment_id = any(${rows.map((row) => row.paymentId)}::uuid[])
+      returning payment_id, webhook_delivery, webhook_seq
     )
     update attempts
     set webhook_delivery = parked.webhook_delivery, webhook_seq = parked.webhook_seq
     from parked
-    where attempts.payment_id = ${update.paymentId}
+    where attempts.payment_id = parked.payment_id
       and (attempts.webhook_seq is null or attempts.webhook_seq < parked.webhook_seq)`;
+  return rows
+    .filter((row) => row.referenceKind === 'product')
+    .map(({ merchantId, mode, reference }) => ({ merchantId, mode, reference }));
 }
 
 function toAttempt(row: AttemptRow): Attempt {

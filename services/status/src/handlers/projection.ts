@@ -5,13 +5,22 @@ import type { Applied } from '../adapters/status-repository.ts';
 export type Projection = StreamConsumer;
 
 /**
- * Applies one message in one transaction that commits before the ack; 'unreadable' when
- * no version of this reader can parse it (the position is still recorded).
+ * Messages in one projection transaction at most, and in flight per projection: a
+ * burst of events costs one commit per batch instead of one per event, so the lag of
+ * the event behind a burst is a few commits, not the burst's length in commits.
+ */
+export const PROJECTION_BATCH = 256;
+
+/**
+ * Applies one message in a transaction that commits before the ack (messages that
+ * arrive together share one: handlers batch); 'unreadable' when no version of this
+ * reader can parse it (the position is still recorded).
  */
 export type MessageHandler = (msg: JsMsg) => Promise<Applied | 'unreadable'>;
 
 /**
- * Projects one stream into the status schema, one message at a time through `handle`.
+ * Projects one stream into the status schema through `handle`, which may hold
+ * PROJECTION_BATCH messages at once (in stream order) to write them together.
  * A failure (the database away) is nak'ed with a delay and redelivered; an unreadable
  * message is terminated, because redelivering it cannot help.
  */
@@ -41,5 +50,12 @@ export function startProjection(deps: {
     }
   }
 
-  return consumeStream({ name: `${name} events`, consumer, handle, logger, retryDelayMs });
+  return consumeStream({
+    name: `${name} events`,
+    consumer,
+    handle,
+    logger,
+    retryDelayMs,
+    concurrency: PROJECTION_BATCH,
+  });
 }

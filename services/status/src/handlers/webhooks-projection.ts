@@ -1,18 +1,23 @@
 import { WebhookDeliveryEvent } from '@dzpay/contracts';
+import { batcher, jsonOf } from '@dzpay/platform';
 import type { StatusRepository } from '../adapters/status-repository.ts';
-import { jsonOf } from '@dzpay/platform';
-import type { MessageHandler } from './projection.ts';
+import { PROJECTION_BATCH, type MessageHandler } from './projection.ts';
 
 /**
  * WEBHOOKS into `payment.webhookDelivery`: each delivery event carries the delivery's
  * current state. Only product-reference (AGENCY) payments have a status record, so
- * hosted-checkout deliveries are only counted.
+ * hosted-checkout deliveries are only counted. Batched like the payments projection.
  */
 export function webhooksHandler(repository: StatusRepository, durable: string): MessageHandler {
+  const apply = batcher(
+    (messages: Parameters<StatusRepository['applyDeliveries']>[1]) =>
+      repository.applyDeliveries(durable, messages),
+    PROJECTION_BATCH,
+  );
   return async (msg) => {
     const event = WebhookDeliveryEvent.safeParse(jsonOf(msg));
     if (!event.success) {
-      await repository.applyDelivery(durable, msg.seq, null);
+      await apply({ streamSeq: msg.seq, change: null });
       return 'unreadable';
     }
     const { id, data } = event.data;
@@ -20,6 +25,6 @@ export function webhooksHandler(repository: StatusRepository, durable: string): 
       data.channel === 'AGENCY'
         ? { eventId: id, delivery: { paymentId: data.paymentId, state: data.state } }
         : null;
-    return repository.applyDelivery(durable, msg.seq, change);
+    return apply({ streamSeq: msg.seq, change });
   };
 }
