@@ -12,7 +12,7 @@ RUN npm install --global pnpm@10.34.9 && npm cache clean --force
 # service's packages in the image, whatever the install below selects.
 WORKDIR /fetch
 COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
-# The lockfile names patched packages by their patch (patches/: postgres.js).
+# The lockfile names patched packages by their patch (patches/: postgres.js, nats-core).
 COPY patches ./patches
 RUN pnpm fetch --prod --store-dir /pnpm-store && rm -rf /fetch
 

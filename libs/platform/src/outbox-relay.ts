@@ -11,6 +11,9 @@ export interface OutboxRelay {
   stop(): Promise<void>;
 }
 
+/** Events one relay transaction publishes at most. */
+const BATCH = 200;
+
 /**
  * Publishes committed events to JetStream in commit order, with the event id as
  * Nats-Msg-Id, and marks each one after the stream acknowledged it. A crash between
@@ -44,7 +47,7 @@ export async function startOutboxRelay(deps: {
         select id, subject, payload, trace_carrier from outbox
         where published_at is null
         order by created_at, id
-        limit 200
+        limit ${BATCH}
         for update skip locked`;
       // Sent in commit order on one connection without waiting for each ack, then all
       // acks awaited: the stream stores them in that order, at the speed of a pipeline.
@@ -72,8 +75,11 @@ export async function startOutboxRelay(deps: {
   }
 
   async function drain(): Promise<void> {
-    while (!stopped && (await publishBatch()) > 0) {
-      // keep going until the outbox is empty
+    // A batch short of BATCH took everything committed before it read: anything
+    // committed since notified, and its drain is queued (below). Asking once more to
+    // find nothing would cost every drain an empty transaction.
+    while (!stopped && (await publishBatch()) === BATCH) {
+      // a full batch: more may be waiting
     }
   }
 
