@@ -99,9 +99,7 @@ describe('status caches of two replicas', () => {
     // Before the event would be acknowledged: no wait on the replica that applied it.
     expect((await a.cache.attemptsOf(scope, 'REF-A')).map((x) => x.status)).toEqual(['success']);
     await eventually(async () => {
-      expect((await b.cache.attemptsOf(scope, 'REF-A')).map((x) => x.status)).toEqual([
-        'success',
-      ]);
+      expect((await b.cache.attemptsOf(scope, 'REF-A')).map((x) => x.status)).toEqual(['success']);
     });
   });
 

@@ -15,7 +15,7 @@ export type AttemptsCache = ReturnType<typeof attemptsCache>;
 const STATUS_CHANGED_CHANNEL = 'dzpay_status_changed';
 
 /** One reference of one merchant and mode; JSON, so no reference can forge another's key. */
-export function referenceKey(changed: ChangedReference): string {
+function referenceKey(changed: ChangedReference): string {
   return JSON.stringify([changed.merchantId, changed.mode, changed.reference]);
 }
 
