@@ -163,6 +163,8 @@ try {
     prefix: serviceEnv.NATS_PREFIX,
     scope: { merchantId, mode: 'test' },
   };
+  // The full-path lags ask the public endpoint, as a partner would.
+  const asPartner: StatusBenchDeps = { ...status, gateway: { baseUrl: publicBaseUrl, key } };
   const references = Array.from({ length: statusReferences }, (_, i) => `PRODUCT-${run}-${i}`);
   /** The stack's Redis up, then down: the same scenarios through a gateway of its own. */
   const redisDown = async () => {
@@ -240,7 +242,7 @@ try {
     partners.push(products);
     await cli('merchant', 'partner', merchantId, '--mode', 'test', '--api-url', products.url);
     const samples = (taken: number) => taken < lagSamples;
-    const paymentLag = await measurePaymentLag(status, publicBaseUrl, run, samples, lagGapMs);
+    const paymentLag = await measurePaymentLag(asPartner, publicBaseUrl, run, samples, lagGapMs);
     const underLoad = await lagUnderRegisterLoad(registerPayment.requests.average / 2, samples);
     const duringBurst = await lagDuringBurst();
     const failures = children.map((child) => child.failure()).filter(Boolean);
@@ -284,7 +286,7 @@ try {
     // Let the load settle before the first sample.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     try {
-      const lag = await measurePaymentLag(status, publicBaseUrl, `${run}-l`, more, lagGapMs);
+      const lag = await measurePaymentLag(asPartner, publicBaseUrl, `${run}-l`, more, lagGapMs);
       load.stop();
       const result = await load;
       return {
@@ -307,7 +309,7 @@ try {
     const burst = publishBurst(status, `${run}-b`, burstEvents).finally(() => (projected = true));
     // At least one sample, even if the burst is projected before the first one ends.
     const lag = await measurePaymentLag(
-      status,
+      asPartner,
       publicBaseUrl,
       `${run}-b`,
       (taken) => taken === 0 || !projected,

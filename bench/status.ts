@@ -30,6 +30,8 @@ export interface StatusBenchDeps {
   nats: NatsConnection;
   prefix: string;
   scope: MerchantScope;
+  /** The public endpoint and the merchant's key: the full-path lag asks as a partner. */
+  gateway?: { baseUrl: string; key: string };
 }
 
 /**
@@ -77,8 +79,23 @@ async function publish(deps: StatusBenchDeps, event: PaymentEvent): Promise<void
   await jetstream(deps.nats).publish(subject, JSON.stringify(event), { msgID: event.id });
 }
 
-function statusOf(deps: StatusBenchDeps, reference: string): Promise<StatusRecord> {
-  return requestRpc(deps.nats, deps.prefix, Rpc.statusReferenceGet, { ...deps.scope, reference });
+/**
+ * Through the gateway's status endpoint when `deps.gateway` is set (what a partner sees,
+ * the gateway's memory included), else status itself over NATS.
+ */
+async function statusOf(deps: StatusBenchDeps, reference: string): Promise<StatusRecord> {
+  if (!deps.gateway) {
+    return requestRpc(deps.nats, deps.prefix, Rpc.statusReferenceGet, { ...deps.scope, reference });
+  }
+  const { baseUrl, key } = deps.gateway;
+  const response = await fetch(`${baseUrl}/partner/payments/v1/${reference}/status`, {
+    headers: { 'x-api-key': key },
+  });
+  const body = (await response.json()) as { data?: StatusRecord };
+  if (response.status !== 200 || !body.data) {
+    throw new Error(`status of ${reference} answered ${response.status}`);
+  }
+  return body.data;
 }
 
 /**

@@ -53,3 +53,46 @@ export const StatusReference = z
 
 export const StatusReferenceRequest = MerchantScope.extend({ reference: StatusReference });
 export type StatusReferenceRequest = z.infer<typeof StatusReferenceRequest>;
+
+/** A product reference of one merchant and mode: what a status answer is about. */
+export interface StatusSubject extends MerchantScope {
+  reference: string;
+}
+
+/**
+ * The Postgres notification status's trigger sends at each commit that changes a
+ * product reference's attempts (services/status, migration 005). Whoever remembers a
+ * status (the status replicas, the gateways) forgets that reference when it arrives.
+ */
+export const STATUS_CHANGED_CHANNEL = 'dzpay_status_changed';
+
+/** The key of a reference's status: JSON, so no reference can forge another's key. */
+export function statusKey({ merchantId, mode, reference }: StatusSubject): string {
+  return JSON.stringify([merchantId, mode, reference]);
+}
+
+/**
+ * The reference a STATUS_CHANGED_CHANNEL payload names (the trigger writes the JSON
+ * array [merchantId, mode, reference]), or null when it cannot be read.
+ */
+export function statusChangeOf(payload: string): StatusSubject | null {
+  try {
+    const [merchantId, mode, reference] = JSON.parse(payload) as unknown[];
+    const scope = MerchantScope.safeParse({ merchantId, mode });
+    return scope.success && typeof reference === 'string' ? { ...scope.data, reference } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A status record as of `now`: the only part of it that moves with the clock is the
+ * lock's end, shown while it is ahead (null once past: the reference stays locked until
+ * settlement decides). Lets a record computed earlier be answered later, exactly.
+ */
+export function statusAsOf(record: StatusRecord, now: Date): StatusRecord {
+  const ends = record.lockReleaseTime;
+  return ends !== null && Date.parse(ends) <= now.getTime()
+    ? { ...record, lockReleaseTime: null }
+    : record;
+}

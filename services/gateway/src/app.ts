@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { Histogram, type Registry } from 'prom-client';
 import type { AccountsRepository } from './adapters/accounts-repository.ts';
 import type { KeyOwnerLookup } from './adapters/key-owner-cache.ts';
+import type { StatusLookup } from './adapters/status-cache.ts';
 import { degradableStore } from './adapters/rate-limit-store.ts';
 import { hashApiKey, modeOfApiKey } from './domain/api-key.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './handlers/errors.ts';
@@ -28,6 +29,8 @@ export interface GatewayDeps {
   logger: FastifyBaseLogger;
   keys: KeyOwnerLookup;
   accounts: AccountsRepository;
+  /** Status records remembered between changes; without it, every query asks status. */
+  statuses?: StatusLookup;
   nats: NatsConnection;
   natsPrefix: string;
   redis: Redis;

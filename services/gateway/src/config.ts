@@ -25,6 +25,12 @@ export const GatewayEnv = BaseEnv.extend({
   SECRETS_KEY: z.string().optional(),
   /** Longest time a gateway trusts a cached key owner without hearing of a change. */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * Longest time a gateway answers a reference's status from memory without hearing of
+   * a change (changes are forgotten as Postgres notifies them: adapters/status-cache.ts).
+   * 0: every query asks status.
+   */
+  STATUS_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   /** The spec's limit on the payment status endpoint, per key and minute. */
   STATUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(60),
   /**

@@ -1,4 +1,4 @@
-import { secretsKey, startRuntime, type Runtime } from '@dzpay/platform';
+import { onStatusChanges, secretsKey, startRuntime, type Runtime } from '@dzpay/platform';
 import type { FastifyInstance } from 'fastify';
 import { accountsRepository } from './adapters/accounts-repository.ts';
 import { dashboardApiKeys } from './adapters/dashboard-api-keys.ts';
@@ -6,6 +6,7 @@ import { loginThrottle } from './adapters/dashboard-login-throttle.ts';
 import { dashboardSessions } from './adapters/dashboard-sessions.ts';
 import { dashboardUsers } from './adapters/dashboard-users.ts';
 import { keyOwnerCache, onAccountChanges } from './adapters/key-owner-cache.ts';
+import { statusCache } from './adapters/status-cache.ts';
 import { partnerDirectory } from './adapters/partner-directory.ts';
 import { buildGatewayApp } from './app.ts';
 import { GatewayEnv } from './config.ts';
@@ -55,6 +56,8 @@ export async function startGateway(
     () => directory.publish(),
   );
   await directory.publish();
+  const statuses = statusCache({ ttlMs: config.STATUS_CACHE_TTL_MS, maxEntries: 100_000 });
+  await onStatusChanges(runtime.sql, statuses);
   const redis = runtime.redis!;
   const dashboardSettings = {
     ...DEFAULT_DASHBOARD_SETTINGS,
@@ -77,6 +80,7 @@ export async function startGateway(
     logger: runtime.logger,
     keys,
     accounts,
+    statuses,
     nats: runtime.nats,
     natsPrefix: config.NATS_PREFIX,
     redis,

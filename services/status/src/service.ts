@@ -1,12 +1,13 @@
 import { Streams } from '@dzpay/contracts';
 import {
   deployedStream,
+  onStatusChanges,
   processedEventsPruneTask,
   startRuntime,
   type Runtime,
   type StreamSpec,
 } from '@dzpay/platform';
-import { attemptsCache, onAttemptChanges } from './adapters/attempts-cache.ts';
+import { attemptsCache } from './adapters/attempts-cache.ts';
 import { statusRepository } from './adapters/status-repository.ts';
 import { streamConsumer } from './adapters/stream-consumer.ts';
 import { StatusEnv } from './config.ts';
@@ -43,7 +44,7 @@ export async function startStatus(
     ttlMs: config.STATUS_CACHE_TTL_MS,
     maxEntries: config.STATUS_CACHE_MAX_ENTRIES,
   });
-  await onAttemptChanges(sql, cache);
+  await onStatusChanges(sql, cache);
   const repository = statusRepository(sql, { onCommitted: (changed) => cache.forget(changed) });
   const deployed = (stream: StreamSpec) => deployedStream(stream, config);
 

@@ -2,11 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { connectPostgres, migrate, type Sql } from '@dzpay/platform';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  attemptsCache,
-  onAttemptChanges,
-  type AttemptsCache,
-} from '../src/adapters/attempts-cache.ts';
+import { onStatusChanges } from '@dzpay/platform';
+import { attemptsCache, type AttemptsCache } from '../src/adapters/attempts-cache.ts';
 import { statusRepository, type StatusRepository } from '../src/adapters/status-repository.ts';
 import type { AttemptUpdate } from '../src/domain/attempt-event.ts';
 
@@ -32,7 +29,7 @@ async function replica(listens: boolean): Promise<Replica> {
     ttlMs: 600_000,
     maxEntries: 100,
   });
-  if (listens) await onAttemptChanges(sql, cache);
+  if (listens) await onStatusChanges(sql, cache);
   return { cache, repository: statusRepository(sql, { onCommitted: (c) => cache.forget(c) }) };
 }
 

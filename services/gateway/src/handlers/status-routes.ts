@@ -2,10 +2,13 @@ import { Rpc, StatusReference } from '@dzpay/contracts';
 import { AppError, requestRpc, type NatsConnection } from '@dzpay/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { KeyOwnerLookup } from '../adapters/key-owner-cache.ts';
+import type { StatusLookup } from '../adapters/status-cache.ts';
 import { authenticate, authOf } from './authenticate.ts';
 
 export interface StatusRoutesDeps {
   keys: KeyOwnerLookup;
+  /** Records remembered between changes (adapters/status-cache.ts); absent: always ask. */
+  statuses?: StatusLookup;
   nats: NatsConnection;
   natsPrefix: string;
   serviceTimeoutMs: number;
@@ -46,13 +49,17 @@ export function statusRoutes(app: FastifyInstance, deps: StatusRoutesDeps): void
   app.get<{ Params: { reference: string } }>(PATH, options, async (request) => {
     const reference = checkedReference(request.params.reference);
     const { scope } = authOf(request);
-    const data = await requestRpc(
-      deps.nats,
-      deps.natsPrefix,
-      Rpc.statusReferenceGet,
-      { ...scope, reference },
-      { timeoutMs: deps.serviceTimeoutMs },
-    );
+    const ask = () =>
+      requestRpc(
+        deps.nats,
+        deps.natsPrefix,
+        Rpc.statusReferenceGet,
+        { ...scope, reference },
+        { timeoutMs: deps.serviceTimeoutMs },
+      );
+    const data = deps.statuses
+      ? await deps.statuses.statusOf({ ...scope, reference }, ask)
+      : await ask();
     return { message: 'Payment status retrieved', statusCode: 200, data };
   });
 

@@ -1,0 +1,26 @@
+import { STATUS_CHANGED_CHANNEL, statusChangeOf, type StatusSubject } from '@dzpay/contracts';
+import type { Sql } from './db.ts';
+
+/** What remembers statuses: told of each changed reference, or to forget everything. */
+export interface StatusForgetter {
+  forget(changed: StatusSubject): void;
+  clear(): void;
+}
+
+/**
+ * Forgets each reference whose attempts a commit changed, as Postgres notifies it
+ * (status's trigger, STATUS_CHANGED_CHANNEL); clears everything on each (re)connection,
+ * since notifications sent while disconnected are lost, and on a payload it cannot read.
+ * Resolves once listening.
+ */
+export async function onStatusChanges(sql: Sql, cache: StatusForgetter): Promise<void> {
+  await sql.listen(
+    STATUS_CHANGED_CHANNEL,
+    (payload) => {
+      const changed = statusChangeOf(payload);
+      if (changed) cache.forget(changed);
+      else cache.clear();
+    },
+    () => cache.clear(),
+  );
+}
