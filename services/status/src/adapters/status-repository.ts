@@ -145,20 +145,29 @@ async function applyOnce<C extends { eventId: string }>(
   let changed: ChangedReference[] = [];
   const outcomes = await sql.begin(async (tx): Promise<Applied[]> => {
     const highest = Math.max(...messages.map((message) => message.streamSeq));
-    await tx`
+    // Statements that need no answer of the one before are sent together (postgres.js
+    // pipelines a transaction's queries issued at once; the server runs them in order):
+    // a batch costs fewer round trips, and the lag of its events with them.
+    const position = tx`
       insert into consumer_positions (consumer, stream_seq) values (${consumer}, ${highest})
       on conflict (consumer) do update
         set stream_seq = greatest(consumer_positions.stream_seq, excluded.stream_seq)`;
     const changes = messages.flatMap(({ streamSeq, change }) =>
       change ? [{ ...change, streamSeq }] : [],
     );
-    if (changes.length === 0) return messages.map(() => 'ignored');
-    const inserted = await tx<{ event_id: string }[]>`
-      insert into processed_events (event_id, stream_seq)
-      select * from unnest(${changes.map((c) => c.eventId)}::uuid[],
-                           ${changes.map((c) => c.streamSeq)}::bigint[])
-      on conflict (event_id) do nothing
-      returning event_id`;
+    if (changes.length === 0) {
+      await position;
+      return messages.map(() => 'ignored');
+    }
+    const [, inserted] = await Promise.all([
+      position,
+      tx<{ event_id: string }[]>`
+        insert into processed_events (event_id, stream_seq)
+        select * from unnest(${changes.map((c) => c.eventId)}::uuid[],
+                             ${changes.map((c) => c.streamSeq)}::bigint[])
+        on conflict (event_id) do nothing
+        returning event_id`,
+    ]);
     // Each new id once: the first message carrying it applies, any other is a duplicate.
     const unclaimed = new Set(inserted.map((row) => row.event_id));
     const results: Applied[] = [];
@@ -187,9 +196,9 @@ async function applyOnce<C extends { eventId: string }>(
  * its payments' locks in one order (sorted), so two batches never wait on each other in
  * a circle.
  */
-async function lockPayments(tx: Tx, paymentIds: readonly string[]): Promise<void> {
+function lockPayments(tx: Tx, paymentIds: readonly string[]) {
   const sorted = [...new Set(paymentIds)].sort();
-  await tx`
+  return tx`
     select pg_advisory_xact_lock(hashtextextended(id, 0))
     from (select id from unnest(${sorted}::text[]) with ordinality as t(id, n) order by n) ids`;
 }
@@ -218,25 +227,28 @@ async function setDeliveries(
       seq: streamSeq,
     }),
   );
-  await lockPayments(
-    tx,
-    rows.map((row) => row.paymentId),
-  );
-  const updated = await tx<(ChangedReference & { referenceKind: string })[]>`
+  // Sent together, run in this order (see applyOnce): the locks first.
+  const [, updated] = await Promise.all([
+    lockPayments(
+      tx,
+      rows.map((row) => row.paymentId),
+    ),
+    tx<(ChangedReference & { referenceKind: string })[]>`
     update attempts a set webhook_delivery = x.state, webhook_seq = x.seq
     from jsonb_to_recordset(${tx.json(rows)}) as x("paymentId" uuid, state text, seq bigint)
     where a.payment_id = x."paymentId" and (a.webhook_seq is null or a.webhook_seq < x.seq)
     returning a.merchant_id as "merchantId", a.mode, a.reference,
-              a.reference_kind as "referenceKind"`;
-  // No attempt to show it on yet: parked until its first payment event is projected.
-  await tx`
+              a.reference_kind as "referenceKind"`,
+    // No attempt to show it on yet: parked until its first payment event is projected.
+    tx`
     insert into pending_webhook_deliveries (payment_id, webhook_delivery, webhook_seq)
     select x."paymentId", x.state, x.seq
     from jsonb_to_recordset(${tx.json(rows)}) as x("paymentId" uuid, state text, seq bigint)
     where not exists (select 1 from attempts a where a.payment_id = x."paymentId")
     on conflict (payment_id) do update
       set webhook_delivery = excluded.webhook_delivery, webhook_seq = excluded.webhook_seq
-      where pending_webhook_deliveries.webhook_seq < excluded.webhook_seq`;
+      where pending_webhook_deliveries.webhook_seq < excluded.webhook_seq`,
+  ]);
   return updated
     .filter((row) => row.referenceKind === 'product')
     .map(({ merchantId, mode, reference }) => ({ merchantId, mode, reference }));
@@ -260,11 +272,13 @@ async function upsertAttempts(
     createdAt: new Date(createdAt.get(update.paymentId)!).toISOString(),
     streamSeq,
   }));
-  await lockPayments(
-    tx,
-    rows.map((row) => row.paymentId),
-  );
-  await tx`
+  // Sent together, run in this order (see applyOnce): the locks first.
+  await Promise.all([
+    lockPayments(
+      tx,
+      rows.map((row) => row.paymentId),
+    ),
+    tx`
     insert into attempts (
       payment_id, merchant_id, mode, reference, reference_kind, channel, status, amount,
       currency, order_id, paid_at, locks_reference, lock_expires_at, lock_has_expiry,
@@ -291,9 +305,9 @@ async function upsertAttempts(
       created_at = least(attempts.created_at, excluded.created_at),
       updated_at = excluded.updated_at,
       stream_seq = excluded.stream_seq
-    where attempts.stream_seq < excluded.stream_seq`;
-  // Delivery states that arrived before their attempts move onto them (see setDeliveries).
-  await tx`
+    where attempts.stream_seq < excluded.stream_seq`,
+    // Delivery states that arrived before their attempts move onto them (setDeliveries).
+    tx`
     with parked as (
       delete from pending_webhook_deliveries
       where payment_id = any(${rows.map((row) => row.paymentId)}::uuid[])
@@ -303,7 +317,8 @@ async function upsertAttempts(
     set webhook_delivery = parked.webhook_delivery, webhook_seq = parked.webhook_seq
     from parked
     where attempts.payment_id = parked.payment_id
-      and (attempts.webhook_seq is null or attempts.webhook_seq < parked.webhook_seq)`;
+      and (attempts.webhook_seq is null or attempts.webhook_seq < parked.webhook_seq)`,
+  ]);
   return rows
     .filter((row) => row.referenceKind === 'product')
     .map(({ merchantId, mode, reference }) => ({ merchantId, mode, reference }));
