@@ -424,15 +424,14 @@ function positiveInt(name: string, fallback: number): number {
 async function measureWebhookDeliveries(
   scope: { merchantId: string; mode: 'test' },
   run: string,
-): Promise<WebhookSummary> {
+): Promise<WebhookSummary & { cpuUsPerDelivery: CpuPerRequest }> {
   const secretsKey = randomBytes(32);
-  children.push(
-    await startService('webhook-dispatcher', {
-      SECRETS_KEY: secretsKey.toString('base64'),
-      WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(webhookConcurrency),
-      SCHEDULER_INTERVAL_MS: '50',
-    }),
-  );
+  const dispatcher = await startService('webhook-dispatcher', {
+    SECRETS_KEY: secretsKey.toString('base64'),
+    WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(webhookConcurrency),
+    SCHEDULER_INTERVAL_MS: '50',
+  });
+  children.push(dispatcher);
   const signingSecret = randomBytes(24).toString('base64url');
   const local = await startBenchPartner(signingSecret);
   partners.push(local);
@@ -450,10 +449,14 @@ async function measureWebhookDeliveries(
   if (warmup.delivered < warmup.events) {
     throw new Error(`webhooks warmup: ${warmup.delivered} of ${warmup.events} delivered`);
   }
+  // Every process the burst keeps busy: the dispatcher, the projections reading the same
+  // events, the servers, and the partner (in this process, with the publisher).
+  const probe = startCpuProbe({ 'webhook-dispatcher': dispatcher.pid, ...stackCpu });
   const result = await measureWebhooks(deps, local, run, webhookEvents);
+  const cpuUsPerDelivery = withTotal(probe(result.delivered));
   const failures = children.map((child) => child.failure()).filter(Boolean);
   if (failures.length > 0) throw new Error(`webhooks run is void: ${failures.join('; ')}`);
-  return result;
+  return { ...result, cpuUsPerDelivery };
 }
 
 /** Starts a reference server, measures it, and stops it before the next measurement. */
@@ -707,7 +710,7 @@ function report(
     statusQuery: Measured;
   },
   lags: Record<string, LagSummary & { loadNon2xx?: number }>,
-  webhooks: WebhookSummary,
+  webhooks: WebhookSummary & { cpuUsPerDelivery: CpuPerRequest },
 ): void {
   const perSec = (result: autocannon.Result) => result.requests.average;
   const ratio = (value: number, base: autocannon.Result) =>
@@ -762,8 +765,13 @@ function report(
     );
   }
   const webhookRatio = Number((webhooks.deliveriesPerSec / perSec(results.helloWorld)).toFixed(4));
-  const webhookRow = { ...webhooks, ratio: webhookRatio };
+  const { cpuUsPerDelivery, ...delivered } = webhooks;
+  const webhookRow = { ...delivered, ratio: webhookRatio };
   console.table({ webhooks: webhookRow });
+  console.log(
+    'CPU µs per delivery, per process, over the measured burst (bench = publisher and partner):',
+  );
+  console.table({ webhooks: cpuUsPerDelivery });
   console.log(
     `webhooks = ${webhooks.deliveriesPerSec} deliveries/s, enqueue-to-2xx p50 ${webhooks.p50Ms} ms, ` +
       `p99 ${webhooks.p99Ms} ms, ratio to hello-world = ${webhookRatio} ` +
@@ -789,7 +797,15 @@ function report(
   // core count and load average say how much to trust the numbers.
   const machine = { cores: cpus().length, load1: Number(loadavg()[0]!.toFixed(2)) };
   console.log(
-    JSON.stringify({ seconds, connections, ...machine, ...rows, cpu, lags, webhooks: webhookRow }),
+    JSON.stringify({
+      seconds,
+      connections,
+      ...machine,
+      ...rows,
+      cpu,
+      lags,
+      webhooks: { ...webhookRow, cpuUsPerDelivery },
+    }),
   );
 }
 
