@@ -21,10 +21,60 @@ export interface PartnerWeather {
 }
 
 /**
+ * How the partner's database compares references, in its lookups and when a webhook
+ * marks a product sold. Every partner answers the reference as it stored it.
+ * - `exact`: byte for byte (a `_bin` collation).
+ * - `case-insensitive`: letter case ignored, Unicode forms not (MySQL's `_ci`
+ *   collations over one normal form): `p0-1` is `P0-1`, a decomposed `é` is not `é`.
+ * - `case-and-unicode-insensitive`: NFKC and case folded (normalised SKUs): fullwidth
+ *   `Ｐ０-１`, decomposed accents and any letter case name the same product.
+ */
+export type LookupCollation = 'exact' | 'case-insensitive' | 'case-and-unicode-insensitive';
+
+/** What the partner compares of a reference under `collation`. */
+function collationKey(reference: string, collation: LookupCollation): string {
+  switch (collation) {
+    case 'exact':
+      return reference;
+    case 'case-insensitive':
+      return reference.toLowerCase();
+    case 'case-and-unicode-insensitive':
+      return reference.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+  }
+}
+
+/**
+ * Another spelling of `reference` that a payer may type for the same product: `case`
+ * flips the case of some letters (at least one when it has any); `unicode` does that
+ * too, writes some characters fullwidth and decomposes accented letters (NFD). Which
+ * partner still finds the product: `case` for every collation but `exact`; `unicode`
+ * only for `case-and-unicode-insensitive`. dzpay itself folds no case and turns NFD
+ * into NFC before asking, so a decomposed-only spelling finds even an exact partner.
+ */
+export function spellingOf(reference: string, rng: Rng, kind: 'case' | 'unicode'): string {
+  const letters = [...reference];
+  const cased = letters.flatMap((c, i) => (c.toLowerCase() !== c.toUpperCase() ? [i] : []));
+  const forced = cased.length > 0 ? rng.pick(cased) : -1;
+  const spelled = letters.map((c, i) => {
+    const flipped = c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
+    const letter = i === forced || rng.chance(0.5) ? flipped : c;
+    if (kind === 'case' || !rng.chance(0.3)) return letter;
+    return /^[!-~]$/.test(letter) ? fullwidth(letter) : letter;
+  });
+  return kind === 'unicode' ? spelled.join('').normalize('NFD') : spelled.join('');
+}
+
+/** The fullwidth form of a printable ASCII character (U+FF01 to U+FF5E), which NFKC folds back. */
+function fullwidth(ascii: string): string {
+  return String.fromCodePoint(ascii.codePointAt(0)! - 0x21 + 0xff01);
+}
+
+/**
  * The partners' servers, one path per merchant (`/m/{index}`): product lookups from a
  * catalog that sells each product once (a product is sold when its payment.success
  * webhook arrives, and a new one is stocked), and a webhook receiver written with the
- * partner SDK. Every webhook is kept for the invariants.
+ * partner SDK. Every webhook is kept for the invariants. The catalog compares
+ * references by its collation (`exact` unless told otherwise).
  */
 export interface CampaignPartner {
   url: string;
@@ -34,8 +84,17 @@ export interface CampaignPartner {
   available(index: number): string[];
   sold(index: number): string[];
   webhooks: ReceivedWebhook[];
+  /**
+   * The product of merchant `index` that `reference` names under the collation now in
+   * force, as the partner stored it (sold or not); null when none: what the invariants
+   * count one sale per.
+   */
+  productOf(index: number, reference: string): string | null;
   /** From now on (until null), misbehave like this. */
   setWeather(weather: PartnerWeather | null): void;
+  /** The collation lookups and sales compare references by, from now on. */
+  setCollation(collation: LookupCollation): void;
+  collation(): LookupCollation;
   close(): Promise<void>;
 }
 
@@ -46,10 +105,18 @@ export async function startCampaignPartner(deps: {
   apiSecret: (index: number) => string;
   signingSecret: (index: number) => string;
   rng: Rng;
+  /** How references compare at the start of the run (default `exact`). */
+  collation?: LookupCollation;
+  /** Products named `Pé{merchant}-{n}`, so a decomposed spelling differs from them. */
+  accentedNames?: boolean;
 }): Promise<CampaignPartner> {
   const webhooks: ReceivedWebhook[] = [];
   let weather: PartnerWeather | null = null;
-  const catalogs = Array.from({ length: deps.merchants }, (_, merchant) => catalog(merchant));
+  let collation = deps.collation ?? 'exact';
+  const prefix = deps.accentedNames ? 'P\u00e9' : 'P';
+  const catalogs = Array.from({ length: deps.merchants }, (_, merchant) =>
+    catalog(`${prefix}${merchant}`, () => collation),
+  );
   const receivers = catalogs.map((shop, merchant) =>
     createWebhookHandler({
       signingSecret: deps.signingSecret(merchant),
@@ -100,10 +167,15 @@ export async function startCampaignPartner(deps: {
     apiUrl: (index) => `${url}/m/${index}`,
     available: (index) => catalogs[index]!.available(),
     sold: (index) => catalogs[index]!.soldOnes(),
+    productOf: (index, reference) => catalogs[index]!.find(reference),
     webhooks,
     setWeather(next) {
       weather = next;
     },
+    setCollation(next) {
+      collation = next;
+    },
+    collation: () => collation,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -112,34 +184,48 @@ export async function startCampaignPartner(deps: {
   };
 }
 
-/** A merchant's products: P{merchant}-{n}, each sold once; a sale stocks the next one. */
-function catalog(merchant: number) {
+/**
+ * A merchant's products: {name}-{n}, each sold once; a sale stocks the next one. A
+ * reference is found under the collation in force, and answered as stored.
+ */
+function catalog(name: string, collation: () => LookupCollation) {
   let next = 0;
   const inStock = new Set<string>();
   const sold = new Set<string>();
   const amountOf = (reference: string) => 1_000 + (Number(reference.split('-')[1]) % 7) * 250.5;
-  const stock = () => inStock.add(`P${merchant}-${++next}`);
+  const stock = () => inStock.add(`${name}-${++next}`);
   for (let i = 0; i < STOCK; i++) stock();
+  /** The stored product `reference` names, as `SELECT sku … WHERE sku = ?` finds it. */
+  function find(reference: string): string | null {
+    const key = collationKey(reference, collation());
+    for (const stored of [...inStock, ...sold]) {
+      if (collationKey(stored, collation()) === key) return stored;
+    }
+    return null;
+  }
   return {
     available: () => [...inStock],
     soldOnes: () => [...sold],
+    find,
     sell(reference: string) {
-      if (!inStock.delete(reference)) return;
-      sold.add(reference);
+      const stored = find(reference);
+      if (stored === null || !inStock.delete(stored)) return;
+      sold.add(stored);
       stock();
     },
     answer(reference: string) {
-      if (sold.has(reference)) {
+      const stored = find(reference);
+      if (stored !== null && sold.has(stored)) {
         return json(409, { error: 'ALREADY_PAID', errorMessage: 'this product is sold' });
       }
-      if (!inStock.has(reference)) {
+      if (stored === null) {
         return json(404, { error: 'NOT_FOUND', errorMessage: 'no such product' });
       }
       return json(200, {
-        reference,
-        amount: amountOf(reference),
+        reference: stored,
+        amount: amountOf(stored),
         currency: 'DZD',
-        label: `Produit ${reference}`,
+        label: `Produit ${stored}`,
       });
     },
   };

@@ -9,6 +9,7 @@ import {
   type PartnerEndpoint,
   type PartnerHttpClient,
 } from '@dzpay/platform';
+import { canonicalReference, requestedReference } from '../domain/product-reference.ts';
 
 /** With the card network's 6 s, inside the gateway's 12 s wait for payments. */
 const LOOKUP_TIMEOUT_MS = 4_000;
@@ -55,12 +56,17 @@ export function productLookup(deps: {
     }
   }
 
+  /**
+   * The product the payer asked for, under the reference the partner sells it by: its
+   * answer's `reference` (see domain/product-reference.ts), which names the payment and
+   * keys its sale and lock.
+   */
   return async function lookupProduct(
     scope: MerchantScope,
-    reference: string,
+    typed: string,
   ): Promise<PartnerProduct> {
-    // `.` and `..` are no product: {API_URL}/.. would ask the partner's parent path.
-    if (/^\.{1,2}$/.test(reference)) throw notFound(reference);
+    const reference = requestedReference(typed);
+    if (reference === null) throw notFound(typed);
     const partner = await endpointOf(scope);
     let answer;
     try {
@@ -89,7 +95,20 @@ export function productLookup(deps: {
       const product = PartnerProduct.safeParse(body);
       if (!product.success)
         throw unavailable('the partner answered something that is not a product');
-      return product.data;
+      const canonical = canonicalReference(reference, product.data.reference);
+      if (!canonical.ok) {
+        deps.logger.warn(
+          {
+            merchantId: scope.merchantId,
+            mode: scope.mode,
+            asked: reference,
+            why: canonical.error,
+          },
+          'product lookup refused: the partner answered for another reference',
+        );
+        throw unavailable('the partner answered for another product');
+      }
+      return { ...product.data, reference: canonical.value };
     }
     const partnerError = PartnerError.safeParse(body);
     const code = partnerError.success ? partnerError.data.error : null;

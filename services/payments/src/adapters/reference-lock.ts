@@ -11,7 +11,8 @@ const redisSpan = { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'redi
  */
 export function referenceLocks(redis: Redis) {
   // One gate per sale, like the index behind it: a product and a QR token of the same
-  // name, or two versions of a QR configuration, are different sales.
+  // name, or two versions of a QR configuration, are different sales. A product's sale
+  // is named by the partner's reference, so every spelling of it meets at one gate.
   const keyOf = (sale: Sale) =>
     `lock:${sale.merchantId}:${sale.mode}:${sale.referenceKind}:${sale.epoch}:${Buffer.from(sale.reference).toString('base64url')}`;
   return {

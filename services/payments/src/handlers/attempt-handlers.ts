@@ -24,9 +24,10 @@ import type { Settler } from './settle.ts';
 
 /**
  * The AGENCY channel: a payer pays a partner's product reference (the partner says what
- * it costs) or a static QR code (its configuration does). The reference is held while
- * the attempt runs: by a product always, by a QR code when its configuration is single
- * use. Postgres decides who holds it; Redis only turns the losers away early.
+ * it costs, and under which reference it sells it) or a static QR code (its
+ * configuration does). The reference is held while the attempt runs: by a product
+ * always, by a QR code when its configuration is single use. Postgres decides who holds
+ * it; Redis only turns the losers away early.
  */
 export function serveAttemptHandlers(deps: {
   nats: NatsConnection;
@@ -42,11 +43,15 @@ export function serveAttemptHandlers(deps: {
 }): Promise<RpcServer[]> {
   const { repository, locks, logger, lookupProduct } = deps;
 
-  async function start({ merchant, reference, language, source }: AttemptStartRequest) {
+  async function start({ merchant, reference: asked, language, source }: AttemptStartRequest) {
     const product =
       source.kind === 'product'
-        ? await lookupProduct({ merchantId: merchant.merchantId, mode: merchant.mode }, reference)
+        ? await lookupProduct({ merchantId: merchant.merchantId, mode: merchant.mode }, asked)
         : null;
+    // A product is sold under the partner's own reference, whatever spelling the payer
+    // typed: `prod-abc` and `prod-ABC` are one sale, and one lock, when the partner's
+    // lookup says they are one product. A QR code's token is dzpay's own, taken as is.
+    const reference = product ? product.reference : asked;
     if (product && !hasAtMostTwoDecimals(product.amount)) {
       throw new AppError(
         'PARTNER503_UNAVAILABLE',
