@@ -55,6 +55,13 @@ export const PaymentEventData = z.object({
    * version for a QR code. At most one attempt succeeds per reference and epoch.
    */
   epoch: z.int().nonnegative().optional(),
+  /**
+   * Where this state stands among its payment's states: the payment counts its changes,
+   * so of two events of one payment the higher version is the newer state, whatever
+   * their order in the stream (the relay publishes by transaction start, not commit).
+   * Not the envelope's `version`, which is the schema's. Absent in events written before.
+   */
+  version: z.int().positive().optional(),
 });
 export type PaymentEventData = z.infer<typeof PaymentEventData>;
 

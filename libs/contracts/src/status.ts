@@ -41,6 +41,30 @@ export const StatusRecord = z.object({
 });
 export type StatusRecord = z.infer<typeof StatusRecord>;
 
+/**
+ * The revision of each attempt (by payment id) a status answer was computed from. Status
+ * counts each attempt row's changes; the notification of a change names the revision it
+ * reached (STATUS_CHANGED_CHANNEL), so whoever remembers answers can refuse one older than
+ * a change it was already told of.
+ */
+export const AttemptRevisions = z.record(z.string(), z.int().positive());
+export type AttemptRevisions = z.infer<typeof AttemptRevisions>;
+
+/**
+ * What `status.reference.get` answers: the status record, and the revisions it reflects
+ * for the gateway's memory. `revisions` is never shown to partners (statusRecordOf);
+ * absent from a status that predates it, and such an answer covers no change.
+ */
+export const StatusReply = StatusRecord.extend({ revisions: AttemptRevisions.optional() });
+export type StatusReply = z.infer<typeof StatusReply>;
+
+/** The spec's record of a reply, without what only dzpay reads. */
+export function statusRecordOf(reply: StatusReply): StatusRecord {
+  const record = { ...reply };
+  delete record.revisions;
+  return record;
+}
+
 /** The reference rules of the status endpoint: 1 to 255 characters. */
 export const StatusReference = z
   .string()
@@ -61,8 +85,9 @@ export interface StatusSubject extends MerchantScope {
 
 /**
  * The Postgres notification status's trigger sends at each commit that changes a
- * product reference's attempts (services/status, migration 005). Whoever remembers a
- * status (the status replicas, the gateways) forgets that reference when it arrives.
+ * product reference's attempts (services/status, migrations 005 and 006). Whoever
+ * remembers a status (the status replicas, the gateways) forgets that reference when it
+ * arrives, and stores no answer older than the attempt's revision it names.
  */
 export const STATUS_CHANGED_CHANNEL = 'dzpay_status_changed';
 
@@ -71,15 +96,31 @@ export function statusKey({ merchantId, mode, reference }: StatusSubject): strin
   return JSON.stringify([merchantId, mode, reference]);
 }
 
+/** An attempt (by payment id) and the revision a change made its row reach. */
+export interface AttemptRevision {
+  paymentId: string;
+  revision: number;
+}
+
+/** A changed reference, and which attempt changed to which revision when that is known. */
+export interface StatusChange extends StatusSubject {
+  attempt?: AttemptRevision;
+}
+
 /**
- * The reference a STATUS_CHANGED_CHANNEL payload names (the trigger writes the JSON
- * array [merchantId, mode, reference]), or null when it cannot be read.
+ * The change a STATUS_CHANGED_CHANNEL payload tells of (the trigger writes the JSON array
+ * [merchantId, mode, reference, paymentId, revision]; the reference alone for a deleted
+ * attempt, and before revisions), or null when it cannot be read.
  */
-export function statusChangeOf(payload: string): StatusSubject | null {
+export function statusChangeOf(payload: string): StatusChange | null {
   try {
-    const [merchantId, mode, reference] = JSON.parse(payload) as unknown[];
+    const [merchantId, mode, reference, paymentId, revision] = JSON.parse(payload) as unknown[];
     const scope = MerchantScope.safeParse({ merchantId, mode });
-    return scope.success && typeof reference === 'string' ? { ...scope.data, reference } : null;
+    if (!scope.success || typeof reference !== 'string') return null;
+    const subject = { ...scope.data, reference };
+    if (paymentId === undefined && revision === undefined) return subject;
+    if (typeof paymentId !== 'string' || !Number.isSafeInteger(revision)) return null;
+    return { ...subject, attempt: { paymentId, revision: revision as number } };
   } catch {
     return null;
   }

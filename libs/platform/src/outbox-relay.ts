@@ -15,11 +15,16 @@ export interface OutboxRelay {
 const BATCH = 200;
 
 /**
- * Publishes committed events to JetStream in commit order, with the event id as
- * Nats-Msg-Id, and marks each one after the stream acknowledged it. A crash between
- * the two republishes the event, which the stream drops as a duplicate within its
- * two-minute window (later, consumers drop it by event id). One replica publishes at a
- * time, under an advisory lock, so the stream keeps commit order.
+ * Publishes committed events to JetStream, with the event id as Nats-Msg-Id, and marks
+ * each one after the stream acknowledged it. A crash between the two republishes the
+ * event, which the stream drops as a duplicate within its two-minute window (later,
+ * consumers drop it by event id). One replica publishes at a time, under an advisory lock.
+ *
+ * The order is `created_at`, the start of the transaction that wrote the event, not its
+ * commit: Postgres offers no commit order to read. A transaction that began first and
+ * committed last (paused between BEGIN and its write) is published before the one that
+ * overtook it when one batch reads both. Consumers that care about the order of one
+ * entity's events compare a version the event carries (payments: `data.version`).
  */
 export async function startOutboxRelay(deps: {
   sql: Sql;
@@ -35,8 +40,9 @@ export async function startOutboxRelay(deps: {
 
   async function publishBatch(): Promise<number> {
     return deps.sql.begin(async (tx) => {
-      // One publisher at a time across replicas, so events go out in commit order. The
-      // lock is per schema: each service's outbox has its own, sharing one database.
+      // One publisher at a time across replicas, so two relays never interleave their
+      // batches. The lock is per schema: each service's outbox has its own, sharing one
+      // database.
       const [lock] = await tx<{ held: boolean }[]>`
         select pg_try_advisory_xact_lock(hashtext('dzpay:outbox-relay:' || current_schema()))
           as held`;
@@ -49,8 +55,8 @@ export async function startOutboxRelay(deps: {
         order by created_at, id
         limit ${BATCH}
         for update skip locked`;
-      // Sent in commit order on one connection without waiting for each ack, then all
-      // acks awaited: the stream stores them in that order, at the speed of a pipeline.
+      // Sent in this order on one connection without waiting for each ack, then all acks
+      // awaited: the stream stores them in that order, at the speed of a pipeline.
       // Each publish joins the trace that wrote its event (the headers carry it on).
       await Promise.all(
         rows.map((row) =>

@@ -1,6 +1,6 @@
 import type { PaymentEvent } from '@dzpay/contracts';
 import { describe, expect, it } from 'vitest';
-import { attemptUpdateOf } from '../src/domain/attempt-event.ts';
+import { attemptUpdateOf, isNewerState } from '../src/domain/attempt-event.ts';
 
 const event = (data: Partial<PaymentEvent['data']>): PaymentEvent => ({
   id: '00000000-0000-4000-8000-000000000001',
@@ -66,5 +66,25 @@ describe('attempt update of a payment event', () => {
 
   it('builds no attempt from hosted-checkout events', () => {
     expect(attemptUpdateOf(event({ channel: 'CHECKOUT' }))).toBeNull();
+  });
+});
+
+describe('which of two states of an attempt is newer', () => {
+  it("goes by the payment's versions when both have one, else by the stream", () => {
+    const at = (paymentVersion: number | null, streamSeq: number) => ({
+      paymentVersion,
+      streamSeq,
+    });
+    expect(isNewerState(at(3, 10), at(2, 11))).toBe(true);
+    expect(isNewerState(at(2, 11), at(3, 10))).toBe(false);
+    // The same version is the same state, told again.
+    expect(isNewerState(at(3, 12), at(3, 10))).toBe(false);
+    expect(isNewerState(at(null, 12), at(3, 10))).toBe(true);
+    expect(isNewerState(at(3, 9), at(null, 10))).toBe(false);
+  });
+
+  it('takes the version an event carries, null when it carries none', () => {
+    expect(attemptUpdateOf(event({ version: 7 }))?.paymentVersion).toBe(7);
+    expect(attemptUpdateOf(event({}))?.paymentVersion).toBeNull();
   });
 });

@@ -49,6 +49,7 @@ const update = (reference: string, overrides: Partial<AttemptUpdate> = {}): Atte
   lockHasExpiry: true,
   createdAt: new Date('2030-01-01T00:00:00.000Z'),
   updatedAt: new Date('2030-01-01T00:00:00.000Z'),
+  paymentVersion: null,
   ...overrides,
 });
 

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { attemptsCache, type AttemptsSource } from '../src/adapters/attempts-cache.ts';
-import type { Attempt } from '../src/domain/stage.ts';
+import {
+  attemptsCache,
+  type AttemptsSource,
+  type StoredAttempt,
+} from '../src/adapters/attempts-cache.ts';
 
 const scope = { merchantId: '00000000-0000-4000-8000-00000000000a', mode: 'test' as const };
-const attempt = (status: Attempt['status']): Attempt => ({
+const attempt = (status: StoredAttempt['status'], revision = 1): StoredAttempt => ({
   paymentId: '00000000-0000-4000-8000-000000000001',
   status,
   amount: 100_00,
@@ -16,11 +19,12 @@ const attempt = (status: Attempt['status']): Attempt => ({
   webhookDelivery: null,
   createdAt: new Date('2030-01-01T00:00:00.000Z'),
   updatedAt: new Date('2030-01-01T00:00:00.000Z'),
+  revision,
 });
 
 /** A source whose answer the test sets, counting reads; `hold` makes the next read wait. */
 function fakeSource() {
-  let current: Attempt[] = [attempt('pending')];
+  let current: StoredAttempt[] = [attempt('pending')];
   let reads = 0;
   let held: (() => void) | undefined;
   const source: AttemptsSource = async () => {
@@ -31,7 +35,7 @@ function fakeSource() {
   };
   return {
     source,
-    set: (attempts: Attempt[]) => (current = attempts),
+    set: (attempts: StoredAttempt[]) => (current = attempts),
     reads: () => reads,
     hold: () => (held = () => undefined),
     release: () => {

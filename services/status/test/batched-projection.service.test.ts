@@ -104,6 +104,7 @@ describe('batched projections', () => {
               lockHasExpiry: false,
               createdAt: new Date(Date.UTC(2030, 0, 1, 0, 0, k)),
               updatedAt: new Date(Date.UTC(2030, 0, 1, 0, 0, k)),
+              paymentVersion: null,
             };
             paymentMessages.push({
               streamSeq: ++paymentSeq,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   Rpc,
+  statusRecordOf,
   type MerchantScope,
   type PaymentEvent,
   type StatusRecord,
@@ -25,8 +26,11 @@ const poll = { timeout: 10_000, interval: 50 };
 
 const start = (env: Record<string, string> = {}) =>
   startStatus({ ...infra.env, ...env }, { handleSignals: false });
-const status = (scope: MerchantScope, reference: string) =>
-  requestRpc(nats, infra.natsPrefix, Rpc.statusReferenceGet, { ...scope, reference });
+// The spec's record: the revisions beside it count writes, which a rebuild need not repeat.
+const status = async (scope: MerchantScope, reference: string) =>
+  statusRecordOf(
+    await requestRpc(nats, infra.natsPrefix, Rpc.statusReferenceGet, { ...scope, reference }),
+  );
 const stageOf = async (scope: MerchantScope, reference: string) =>
   (await status(scope, reference)).stage;
 async function send(...events: PaymentEvent[]): Promise<void> {

@@ -25,6 +25,7 @@ const update = (overrides: Partial<AttemptUpdate>): AttemptUpdate => ({
   lockHasExpiry: true,
   createdAt: new Date('2030-01-01T00:00:00.000Z'),
   updatedAt: new Date('2030-01-01T00:00:00.000Z'),
+  paymentVersion: null,
   ...overrides,
 });
 

@@ -1,9 +1,17 @@
-import { statusAsOf, statusKey, type StatusRecord, type StatusSubject } from '@dzpay/contracts';
+import {
+  statusAsOf,
+  statusKey,
+  statusRecordOf,
+  type StatusChange,
+  type StatusRecord,
+  type StatusReply,
+  type StatusSubject,
+} from '@dzpay/contracts';
 import { readThroughCache } from '@dzpay/platform';
 
 /** Where the status route gets a reference's record: from status over NATS, or memory. */
 export interface StatusLookup {
-  statusOf(subject: StatusSubject, ask: () => Promise<StatusRecord>): Promise<StatusRecord>;
+  statusOf(subject: StatusSubject, ask: () => Promise<StatusReply>): Promise<StatusRecord>;
 }
 
 /**
@@ -12,24 +20,30 @@ export interface StatusLookup {
  * gateway forgets a reference as soon as Postgres notifies the commit that changed its
  * attempts (libs/platform `onStatusChanges`, wired in service.ts): a record is as fresh
  * as status's own answer, give or take that notification's way here, well under a
- * millisecond after the commit. The lock's end is checked against the clock on every
- * answer (statusAsOf). `not_found` is never remembered: guessed references must not
- * fill memory, and the first event of a reference must not wait on a notification.
+ * millisecond after the commit. The notification names the attempt's revision it
+ * reached, and status says which revisions its answer reflects: an answer older than a
+ * change heard here (a status replica that has not heard of it yet answered from its
+ * memory) is passed on but never remembered. The lock's end is checked against the
+ * clock on every answer (statusAsOf). `not_found` is never remembered: guessed
+ * references must not fill memory, and the first event of a reference must not wait on
+ * a notification.
  */
 export function statusCache(options: { ttlMs: number; maxEntries: number; now?: () => number }) {
   const now = options.now ?? Date.now;
-  const cache = readThroughCache<StatusRecord>({
+  const cache = readThroughCache<StatusReply>({
     ...options,
-    keep: (record) => record.stage !== 'not_found',
+    keep: (reply) => reply.stage !== 'not_found',
+    revisionsOf: (reply) => reply.revisions ?? {},
   });
   return {
-    async statusOf(
-      subject: StatusSubject,
-      ask: () => Promise<StatusRecord>,
-    ): Promise<StatusRecord> {
-      return statusAsOf(await cache.get(statusKey(subject), ask), new Date(now()));
+    async statusOf(subject: StatusSubject, ask: () => Promise<StatusReply>): Promise<StatusRecord> {
+      return statusAsOf(statusRecordOf(await cache.get(statusKey(subject), ask)), new Date(now()));
     },
-    forget: (changed: StatusSubject): void => cache.forget(statusKey(changed)),
+    forget: ({ attempt, ...subject }: StatusChange): void =>
+      cache.forget(
+        statusKey(subject),
+        attempt && { part: attempt.paymentId, revision: attempt.revision },
+      ),
     clear: (): void => cache.clear(),
     size: () => cache.size(),
   };

@@ -1,4 +1,4 @@
-import { Rpc, StatusReference } from '@dzpay/contracts';
+import { Rpc, StatusReference, statusRecordOf } from '@dzpay/contracts';
 import { AppError, requestRpc, type NatsConnection } from '@dzpay/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { KeyOwnerLookup } from '../adapters/key-owner-cache.ts';
@@ -57,9 +57,11 @@ export function statusRoutes(app: FastifyInstance, deps: StatusRoutesDeps): void
         { ...scope, reference },
         { timeoutMs: deps.serviceTimeoutMs },
       );
+    // Status's reply carries the revisions the gateway's memory compares; partners get
+    // the spec's record only.
     const data = deps.statuses
       ? await deps.statuses.statusOf({ ...scope, reference }, ask)
-      : await ask();
+      : statusRecordOf(await ask());
     return { message: 'Payment status retrieved', statusCode: 200, data };
   });
 

@@ -39,6 +39,8 @@ export interface PaymentRecord {
   maskedPan: string | null;
   actionCode: number | null;
   refundedAmount: number;
+  /** Centimes of the open refund intent (asked, outcome unknown); 0 without one. */
+  pendingRefund: number;
   /** The card network may hold money for this failed attempt: the sweeper checks it. */
   refundDue: boolean;
   /** AGENCY: this attempt holds its reference (product, or single-use QR) while in flight. */
@@ -49,6 +51,11 @@ export interface PaymentRecord {
   productLabel: string | null;
   /** Sweeper passes in a row that failed to decide it (its backoff). */
   sweepFailures: number;
+  /**
+   * Counts the row's changes (a trigger, migration 010): of two states of the payment,
+   * the later commit has the higher version. Absent only before the row is written.
+   */
+  version?: number;
   expiresAt: Date;
   paidAt: Date | null;
   createdAt: Date;
@@ -75,6 +82,7 @@ export function paymentView(record: PaymentRecord): PaymentView {
     maskedPan: record.maskedPan,
     failureReason: record.failureReason,
     refundedAmount: record.refundedAmount,
+    pendingRefundAmount: record.pendingRefund,
     paidAt: record.paidAt?.toISOString() ?? null,
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
@@ -114,6 +122,7 @@ export function paymentEvent(
       createdAt: record.createdAt.toISOString(),
       referenceKind: record.referenceKind,
       epoch: record.epoch,
+      version: record.version,
       ...(record.channel === 'AGENCY'
         ? { lockExpiresAt: lockExpiryOf(record), locksReference: record.locksReference }
         : {}),

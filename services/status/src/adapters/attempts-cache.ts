@@ -1,30 +1,51 @@
-import { statusKey, type MerchantScope, type StatusSubject } from '@dzpay/contracts';
+import {
+  statusKey,
+  type AttemptRevisions,
+  type MerchantScope,
+  type StatusChange,
+  type StatusSubject,
+} from '@dzpay/contracts';
 import { readThroughCache } from '@dzpay/platform';
 import type { Attempt } from '../domain/stage.ts';
 
 /** A product reference whose attempts changed (the status answer is per reference). */
 export type ChangedReference = StatusSubject;
 
-export type AttemptsSource = (scope: MerchantScope, reference: string) => Promise<Attempt[]>;
+/** An attempt as the projection holds it, with how many times its row was written. */
+export interface StoredAttempt extends Attempt {
+  revision: number;
+}
+
+export type AttemptsSource = (scope: MerchantScope, reference: string) => Promise<StoredAttempt[]>;
 
 export type AttemptsCache = ReturnType<typeof attemptsCache>;
+
+/** The revision of each attempt read: what an answer computed from them reflects. */
+export function revisionsOf(attempts: readonly StoredAttempt[]): AttemptRevisions {
+  return Object.fromEntries(attempts.map((attempt) => [attempt.paymentId, attempt.revision]));
+}
 
 /**
  * The attempts of references asked about recently, so a status query costs no database
  * round trip while nothing changes (libs/platform read-through cache). A change is
  * forgotten here before the projection acknowledges its event when this replica applied
  * it (`forget`), and on every replica as soon as Postgres's notification of the commit
- * arrives (libs/platform `onStatusChanges`). `ttlMs` 0 turns it off.
+ * arrives (libs/platform `onStatusChanges`), which also names the attempt's revision: no
+ * read older than it is stored after. `ttlMs` 0 turns it off.
  */
 export function attemptsCache(
   source: AttemptsSource,
   options: { ttlMs: number; maxEntries: number; now?: () => number },
 ) {
-  const cache = readThroughCache<Attempt[]>(options);
+  const cache = readThroughCache<StoredAttempt[]>({ ...options, revisionsOf });
   return {
-    attemptsOf: (scope: MerchantScope, reference: string): Promise<Attempt[]> =>
+    attemptsOf: (scope: MerchantScope, reference: string): Promise<StoredAttempt[]> =>
       cache.get(statusKey({ ...scope, reference }), () => source(scope, reference)),
-    forget: (changed: ChangedReference): void => cache.forget(statusKey(changed)),
+    forget: ({ attempt, ...changed }: StatusChange): void =>
+      cache.forget(
+        statusKey(changed),
+        attempt && { part: attempt.paymentId, revision: attempt.revision },
+      ),
     clear: (): void => cache.clear(),
     size: () => cache.size(),
   };

@@ -1,7 +1,7 @@
 import { WebhookDelivery, type MerchantScope } from '@dzpay/contracts';
 import type { Sql, Tx } from '@dzpay/platform';
-import type { AttemptUpdate } from '../domain/attempt-event.ts';
-import type { ChangedReference } from './attempts-cache.ts';
+import { isNewerState, type AttemptUpdate } from '../domain/attempt-event.ts';
+import type { ChangedReference, StoredAttempt } from './attempts-cache.ts';
 import type { Attempt } from '../domain/stage.ts';
 
 interface AttemptRow {
@@ -17,6 +17,7 @@ interface AttemptRow {
   webhook_delivery: string | null;
   created_at: Date;
   updated_at: Date;
+  revision: number;
 }
 
 /** A delivery state of a payment's outcome webhook, from the WEBHOOKS stream. */
@@ -44,10 +45,11 @@ export function statusRepository(
      * Every attempt of the product reference under this merchant and mode (never anyone
      * else's, never a QR code's of the same name).
      */
-    async attemptsOf(scope: MerchantScope, reference: string): Promise<Attempt[]> {
+    async attemptsOf(scope: MerchantScope, reference: string): Promise<StoredAttempt[]> {
       const rows = await sql<AttemptRow[]>`
         select payment_id, status, amount, currency, order_id, paid_at, locks_reference,
-               lock_expires_at, lock_has_expiry, webhook_delivery, created_at, updated_at
+               lock_expires_at, lock_has_expiry, webhook_delivery, created_at, updated_at,
+               revision
         from attempts
         where merchant_id = ${scope.merchantId} and mode = ${scope.mode}
           and reference_kind = 'product' and reference = ${reference}`;
@@ -57,7 +59,8 @@ export function statusRepository(
     /**
      * Applies PAYMENTS messages, in stream order, in one transaction: moves the
      * consumer's position, records each event id (a second delivery stops there), and
-     * writes each attempt unless its row already reflects a later stream sequence.
+     * writes each attempt unless its row already reflects a newer state (isNewerState:
+     * the payment's version, else the stream sequence).
      * `change` null: a message that builds no attempt (or cannot be read), only counted.
      * One outcome per message, in their order.
      */
@@ -203,15 +206,16 @@ function lockPayments(tx: Tx, paymentIds: readonly string[]) {
     from (select id from unnest(${sorted}::text[]) with ordinality as t(id, n) order by n) ids`;
 }
 
-/** The newest of several changes to one payment in a batch (the highest stream sequence). */
-function newestPerPayment<C extends { streamSeq: number }>(
+/** The newest of several changes to one payment in a batch, as `isNewer` says. */
+function newestPerPayment<C>(
   changes: readonly C[],
   paymentOf: (change: C) => string,
+  isNewer: (change: C, known: C) => boolean,
 ): C[] {
   const newest = new Map<string, C>();
   for (const change of changes) {
     const known = newest.get(paymentOf(change));
-    if (!known || known.streamSeq < change.streamSeq) newest.set(paymentOf(change), change);
+    if (!known || isNewer(change, known)) newest.set(paymentOf(change), change);
   }
   return [...newest.values()];
 }
@@ -220,13 +224,15 @@ async function setDeliveries(
   tx: Tx,
   fresh: readonly { delivery: DeliveryUpdate; streamSeq: number }[],
 ): Promise<ChangedReference[]> {
-  const rows = newestPerPayment(fresh, (change) => change.delivery.paymentId).map(
-    ({ delivery, streamSeq }) => ({
-      paymentId: delivery.paymentId,
-      state: delivery.state,
-      seq: streamSeq,
-    }),
-  );
+  const rows = newestPerPayment(
+    fresh,
+    (change) => change.delivery.paymentId,
+    (change, known) => change.streamSeq > known.streamSeq,
+  ).map(({ delivery, streamSeq }) => ({
+    paymentId: delivery.paymentId,
+    state: delivery.state,
+    seq: streamSeq,
+  }));
   // Sent together, run in this order (see applyOnce): the locks first.
   const [, updated] = await Promise.all([
     lockPayments(
@@ -260,7 +266,15 @@ async function upsertAttempts(
   tx: Tx,
   fresh: readonly { update: AttemptUpdate; streamSeq: number }[],
 ): Promise<ChangedReference[]> {
-  const newest = newestPerPayment(fresh, (change) => change.update.paymentId);
+  const newest = newestPerPayment(
+    fresh,
+    (change) => change.update.paymentId,
+    (change, known) =>
+      isNewerState(
+        { paymentVersion: change.update.paymentVersion, streamSeq: change.streamSeq },
+        { paymentVersion: known.update.paymentVersion, streamSeq: known.streamSeq },
+      ),
+  );
   // Each event carries the whole attempt; its first creation time is the earliest seen.
   const createdAt = new Map<string, number>();
   for (const { update } of fresh) {
@@ -282,16 +296,17 @@ async function upsertAttempts(
     insert into attempts (
       payment_id, merchant_id, mode, reference, reference_kind, channel, status, amount,
       currency, order_id, paid_at, locks_reference, lock_expires_at, lock_has_expiry,
-      created_at, updated_at, stream_seq
+      created_at, updated_at, stream_seq, payment_version
     )
     select "paymentId", "merchantId", mode, reference, "referenceKind", 'AGENCY', status,
            amount, currency, "orderId", "paidAt", "locksReference", "lockExpiresAt",
-           "lockHasExpiry", "createdAt", "updatedAt", "streamSeq"
+           "lockHasExpiry", "createdAt", "updatedAt", "streamSeq", "paymentVersion"
     from jsonb_to_recordset(${tx.json(rows)}) as x(
       "paymentId" uuid, "merchantId" uuid, mode text, reference text, "referenceKind" text,
       status text, amount bigint, currency text, "orderId" text, "paidAt" timestamptz,
       "locksReference" boolean, "lockExpiresAt" timestamptz, "lockHasExpiry" boolean,
-      "createdAt" timestamptz, "updatedAt" timestamptz, "streamSeq" bigint
+      "createdAt" timestamptz, "updatedAt" timestamptz, "streamSeq" bigint,
+      "paymentVersion" bigint
     )
     on conflict (payment_id) do update set
       status = excluded.status,
@@ -304,8 +319,14 @@ async function upsertAttempts(
       lock_has_expiry = excluded.lock_has_expiry,
       created_at = least(attempts.created_at, excluded.created_at),
       updated_at = excluded.updated_at,
-      stream_seq = excluded.stream_seq
-    where attempts.stream_seq < excluded.stream_seq`,
+      stream_seq = excluded.stream_seq,
+      payment_version = excluded.payment_version
+    -- isNewerState (domain/attempt-event.ts): two versions decide, else the stream order.
+    where case
+      when attempts.payment_version is not null and excluded.payment_version is not null
+        then attempts.payment_version < excluded.payment_version
+      else attempts.stream_seq < excluded.stream_seq
+    end`,
     // Delivery states that arrived before their attempts move onto them (setDeliveries).
     tx`
     with parked as (
@@ -324,7 +345,7 @@ async function upsertAttempts(
     .map(({ merchantId, mode, reference }) => ({ merchantId, mode, reference }));
 }
 
-function toAttempt(row: AttemptRow): Attempt {
+function toAttempt(row: AttemptRow): StoredAttempt {
   return {
     paymentId: row.payment_id,
     status: row.status,
@@ -338,5 +359,6 @@ function toAttempt(row: AttemptRow): Attempt {
     webhookDelivery: WebhookDelivery.nullable().parse(row.webhook_delivery),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    revision: row.revision,
   };
 }

@@ -8,6 +8,29 @@ export interface AttemptUpdate extends Omit<Attempt, 'webhookDelivery'> {
   reference: string;
   /** Products and QR tokens are separate namespaces; events written before kinds are products. */
   referenceKind: 'product' | 'qr';
+  /** The payment's version this state had (`data.version`); null in events written before. */
+  paymentVersion: number | null;
+}
+
+/** Where a state of an attempt stands: its payment's version, if told, and its stream sequence. */
+export interface StatePosition {
+  paymentVersion: number | null;
+  streamSeq: number;
+}
+
+/**
+ * Whether `incoming` is a newer state of its attempt than `held`. The stream may hold a
+ * payment's events out of commit order (the relay publishes by transaction start), so
+ * when both carry their payment's version, the version decides: a lower one is an older
+ * state, an equal one the same state told again. Without both, the stream order does, as
+ * it did before events carried versions. upsertAttempts (status-repository.ts) applies
+ * the same rule in SQL.
+ */
+export function isNewerState(incoming: StatePosition, held: StatePosition): boolean {
+  if (incoming.paymentVersion !== null && held.paymentVersion !== null) {
+    return incoming.paymentVersion > held.paymentVersion;
+  }
+  return incoming.streamSeq > held.streamSeq;
 }
 
 /**
@@ -43,5 +66,6 @@ export function attemptUpdateOf(event: PaymentEvent): AttemptUpdate | null {
     lockHasExpiry: holdsNothing || lockExpiresAt !== null,
     createdAt: new Date(data.createdAt ?? event.occurredAt),
     updatedAt: new Date(event.occurredAt),
+    paymentVersion: data.version ?? null,
   };
 }

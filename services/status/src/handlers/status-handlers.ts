@@ -1,13 +1,14 @@
 import { Rpc } from '@dzpay/contracts';
 import { serveRpc, type Logger, type NatsConnection, type RpcServer } from '@dzpay/platform';
-import type { AttemptsSource } from '../adapters/attempts-cache.ts';
+import { revisionsOf, type AttemptsSource } from '../adapters/attempts-cache.ts';
 import { statusOf } from '../domain/stage.ts';
 
 /**
  * `status.reference.get`: reads the reference's attempts under the caller's merchant and
  * mode (from memory while unchanged, adapters/attempts-cache.ts) and computes the stage
- * against the clock, on every query. It only reads, so asking never changes
- * a payment; another merchant's reference has no attempts here and reads as not_found.
+ * against the clock, on every query, with the attempts' revisions. It only reads, so
+ * asking never changes a payment; another merchant's reference has no attempts here and
+ * reads as not_found.
  */
 export async function serveStatusHandlers(deps: {
   nats: NatsConnection;
@@ -24,7 +25,8 @@ export async function serveStatusHandlers(deps: {
     Rpc.statusReferenceGet,
     async ({ merchantId, mode, reference }) => {
       const found = await attempts.attemptsOf({ merchantId, mode }, reference);
-      return statusOf(reference, found, clock());
+      // The revisions let a gateway tell this answer from an older one (docs/status.md).
+      return { ...statusOf(reference, found, clock()), revisions: revisionsOf(found) };
     },
     logger,
   );
