@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { callCounter } from './call-stats.ts';
 import { faultInjector } from './fault-injector.ts';
 import { controlRoutes } from './handlers/control-routes.ts';
 import { faultHooks } from './handlers/fault-hooks.ts';
-import { credentialsChecker, acceptForms } from './handlers/rest-params.ts';
+import { credentialsBook } from './credentials.ts';
+import { referenceNumberOf } from './domain/reference-number.ts';
+import { acceptForms } from './handlers/rest-params.ts';
 import { formRoutes } from './handlers/form-routes.ts';
 import { restRoutes } from './handlers/rest-routes.ts';
 import { orderBook } from './order-book.ts';
@@ -17,8 +19,12 @@ export interface SandboxDeps {
   publicUrl: () => string;
   clock: () => Date;
   stopping: AbortSignal;
-  /** SANDBOX_CONTROL: the control API for tests (faults, ledger, stats). */
+  /** SANDBOX_CONTROL: the control API for tests (faults, credentials, ledger, stats). */
   control: boolean;
+  /** SANDBOX_STATUS_REFUNDS: getOrderStatusExtended lists each refund. */
+  statusRefunds: boolean;
+  /** SANDBOX_TIME_ZONE: the zone of the merchant's wall-clock dates. */
+  timeZone: string;
 }
 
 /** Forms and REST calls are small; anything larger is not a SATIM call. */
@@ -34,6 +40,7 @@ export function buildSandboxApp(deps: SandboxDeps): FastifyInstance {
   acceptForms(app);
 
   const book = orderBook();
+  const credentials = credentialsBook(deps.credentials);
   if (deps.control) {
     const injector = faultInjector(deps.stopping);
     const counter = callCounter();
@@ -46,17 +53,25 @@ export function buildSandboxApp(deps: SandboxDeps): FastifyInstance {
       counter,
       stopping: deps.stopping,
     });
-    controlRoutes(app, { book, clock: deps.clock, injector, counter });
+    controlRoutes(app, { book, clock: deps.clock, injector, counter, credentials });
   }
+  let refunds = 0;
   restRoutes(app, {
     book,
     clock: deps.clock,
     logger: deps.logger,
-    authorized: credentialsChecker(deps.credentials),
+    credentials,
     newOrderId: randomUUID,
+    newRefundReceipt: (now) => ({
+      referenceNumber: referenceNumberOf((refunds += 1), now),
+      approvalCode: String(randomInt(0, 1_000_000)).padStart(6, '0'),
+    }),
     publicUrl: deps.publicUrl,
     confirmDelayMs: deps.confirmDelayMs,
     stopping: deps.stopping,
+    statusVersion: { refunds: deps.statusRefunds },
+    merchantLogin: deps.credentials.userName,
+    timeZone: deps.timeZone,
   });
   formRoutes(app, { book, clock: deps.clock, logger: deps.logger });
   app.get('/healthz', () => ({ status: 'ok' }));

@@ -1,6 +1,15 @@
 import { BaseEnv } from '@dzpay/platform';
 import { z } from 'zod';
 
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const flag = z
   .enum(['true', '1', 'false', '0'])
   .transform((value) => value === 'true' || value === '1');
@@ -26,5 +35,18 @@ export const SandboxEnv = z.object({
    * Off unless set: anyone who reaches it can change how the network behaves.
    */
   SANDBOX_CONTROL: flag.default(false),
+  /**
+   * Whether getOrderStatusExtended.do lists each refund (`refunds`): BPC returns it only
+   * from some status versions, so a client must also work without it.
+   */
+  SANDBOX_STATUS_REFUNDS: flag.default(true),
+  /**
+   * The IANA time zone the merchant's dates are read in (getLastOrdersForMerchants'
+   * `from` and `to`): SATIM's is Algeria's.
+   */
+  SANDBOX_TIME_ZONE: z
+    .string()
+    .refine(isTimeZone, { message: 'an IANA time zone, such as Africa/Algiers' })
+    .default('Africa/Algiers'),
 });
 export type SandboxEnv = z.infer<typeof SandboxEnv>;

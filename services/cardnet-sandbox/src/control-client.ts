@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { CallStats } from './call-stats.ts';
+import { SandboxCredentials } from './credentials.ts';
 import { AppliedFaultRule, FaultRule } from './domain/faults.ts';
-import { LedgerOrder } from './domain/ledger.ts';
+import { LedgerOperation, LedgerOrder } from './domain/ledger.ts';
 
-export { AppliedFaultRule, CallStats, FaultRule, LedgerOrder };
+export { AppliedFaultRule, CallStats, FaultRule, LedgerOperation, LedgerOrder, SandboxCredentials };
 export type { FaultEffect, FaultOperation } from './domain/faults.ts';
 
 /**
@@ -21,6 +22,14 @@ export interface SandboxControl {
   /** Every order the sandbox knows, as it is now. */
   ledger(): Promise<LedgerOrder[]>;
   stats(): Promise<CallStats>;
+  /**
+   * From now on the network accepts only these credentials: every REST call with the
+   * merchant's own answers errorCode 5 (`errorMessage`, "Access denied" by default)
+   * without acting. The card form keeps working.
+   */
+  setCredentials(credentials: SandboxCredentials): Promise<void>;
+  /** Back to the configured credentials. */
+  restoreCredentials(): Promise<void>;
 }
 
 const RulesAnswer = z.object({ rules: z.array(FaultRule) });
@@ -64,5 +73,11 @@ export function sandboxControl(baseUrl: string): SandboxControl {
     faults: async () => AppliedRulesAnswer.parse(await call('GET', 'faults')).rules,
     ledger: async () => LedgerAnswer.parse(await call('GET', 'ledger')).orders,
     stats: async () => CallStats.parse(await call('GET', 'stats')),
+    setCredentials: async (credentials) => {
+      await call('PUT', 'credentials', credentials);
+    },
+    restoreCredentials: async () => {
+      await call('DELETE', 'credentials');
+    },
   };
 }

@@ -31,6 +31,8 @@ export async function startSandbox(
     clock: options.clock ?? (() => new Date()),
     stopping: stopping.signal,
     control: config.SANDBOX_CONTROL,
+    statusRefunds: config.SANDBOX_STATUS_REFUNDS,
+    timeZone: config.SANDBOX_TIME_ZONE,
   });
   const address = await app.listen({ host: config.SANDBOX_HOST, port: config.SANDBOX_PORT });
   const url = address.replace('0.0.0.0', '127.0.0.1');

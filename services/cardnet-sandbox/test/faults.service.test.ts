@@ -21,6 +21,7 @@ beforeAll(async () => {
 afterEach(async () => {
   clockOffsetMs = 0;
   await control.clearFaults();
+  await control.restoreCredentials();
 });
 
 afterAll(() => sandbox.close());
@@ -80,6 +81,19 @@ async function ledgerOf(orderId: string): Promise<LedgerOrder> {
 /** What fetch reports when the server closes the connection instead of answering. */
 const connectionLost = { message: 'fetch failed', cause: { code: 'UND_ERR_SOCKET' } };
 
+/** getLastOrdersForMerchants.do's required parameters, over a window around now. */
+function lastOrdersParams(): Record<string, string> {
+  const stamp = (epochMs: number) =>
+    new Date(epochMs + 3_600_000).toISOString().replace(/\D/g, '').slice(0, 14);
+  return {
+    size: '200',
+    from: stamp(Date.now() - 3_600_000),
+    to: stamp(Date.now() + 3_600_000),
+    transactionStates: 'CREATED,APPROVED,DEPOSITED,DECLINED,REVERSED,REFUNDED',
+    searchByCreatedDate: 'true',
+  };
+}
+
 describe('the control API', () => {
   it('does not exist unless SANDBOX_CONTROL is on', async () => {
     const plain = await startSandbox(env, { handleSignals: false });
@@ -90,6 +104,8 @@ describe('the control API', () => {
         ['DELETE', 'faults'],
         ['GET', 'ledger'],
         ['GET', 'stats'],
+        ['PUT', 'credentials'],
+        ['DELETE', 'credentials'],
       ] as const) {
         const response = await fetch(`${plain.url}/_control/${path}`, { method });
         expect(response.status, `${method} ${path}`).toBe(404);
@@ -207,7 +223,7 @@ describe('hang', () => {
 
     await control.clearFaults();
     for (const body of await Promise.all(confirmations))
-      expect(body).toMatchObject({ errorCode: '0', orderStatus: 2 });
+      expect(body).toMatchObject({ ErrorCode: '0', OrderStatus: 2 });
     expect((await control.stats()).inFlight.confirmOrder).toBe(0);
   });
 
@@ -251,6 +267,202 @@ describe('hang', () => {
     await other.close();
     // Released, then handled as usual: the missing parameters are refused.
     expect(await (await held).json()).toMatchObject({ errorCode: '4' });
+  });
+});
+
+describe('error-code', () => {
+  it('answers HTTP 200 with the errorCode and BPC text, and refunds nothing', async () => {
+    const { orderId } = await paidOrder();
+    await control.setFaults([
+      { operation: 'refund', effect: 'error-code', errorCode: '7', orderIds: [orderId] },
+    ]);
+    const response = await call('refund', { orderId, amount: '40000' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ errorCode: '7', errorMessage: 'System error' });
+    expect(await ledgerOf(orderId)).toMatchObject({ status: 2, refundedAmount: 0, refunds: [] });
+    expect((await ledgerOf(orderId)).operations.map((op) => op.operation)).toEqual([
+      'register',
+      'pay',
+    ]);
+  });
+
+  it('answers any code on every operation, in its shape, without acting', async () => {
+    const paid = await paidOrder();
+    const orderNumber = `refused-${++sequence}`;
+    await control.setFaults([
+      { operation: 'register', effect: 'error-code', errorCode: '5' },
+      {
+        operation: 'getOrderStatusExtended',
+        effect: 'error-code',
+        errorCode: '5',
+        errorMessage: 'The user must change the password',
+      },
+      { operation: 'confirmOrder', effect: 'error-code', errorCode: '6' },
+      { operation: 'reverse', effect: 'error-code', errorCode: '7' },
+      { operation: 'getLastOrdersForMerchants', effect: 'error-code', errorCode: '13' },
+    ]);
+    expect(await rest('register', { orderNumber })).toEqual({
+      errorCode: '5',
+      errorMessage: 'Access denied',
+    });
+    expect(await rest('getOrderStatusExtended', { orderId: paid.orderId })).toEqual({
+      errorCode: '5',
+      errorMessage: 'The user must change the password',
+    });
+    // SATIM's confirmOrder.do capitalises its keys, errors included.
+    expect(await rest('confirmOrder', { orderId: paid.orderId })).toEqual({
+      ErrorCode: '6',
+      ErrorMessage: 'Unregistered order Id.',
+    });
+    expect(await rest('reverse', { orderId: paid.orderId })).toEqual({
+      errorCode: '7',
+      errorMessage: 'System error',
+    });
+    expect(await rest('getLastOrdersForMerchants', lastOrdersParams())).toEqual({
+      errorCode: '13',
+      errorMessage: 'Error 13',
+    });
+
+    await control.clearFaults();
+    const entry = await ledgerOf(paid.orderId);
+    expect(entry).toMatchObject({ status: 2, reversedAt: null });
+    expect(entry.operations.map((op) => op.operation)).toEqual(['register', 'pay']);
+    // Nothing was registered: the number is still free.
+    expect((await register({ orderNumber })).orderId).toEqual(expect.any(String));
+  });
+});
+
+describe('late', () => {
+  it('drops the connection at once, then refunds `ms` later, dated then', async () => {
+    const { orderId } = await paidOrder();
+    await control.setFaults([
+      { operation: 'refund', effect: 'late', ms: 500, orderIds: [orderId] },
+    ]);
+    const sent = Date.now();
+    await expect(call('refund', { orderId, amount: '40000' })).rejects.toMatchObject(
+      connectionLost,
+    );
+    expect(Date.now() - sent).toBeLessThan(400);
+    // Not refunded yet, and still in flight at the network.
+    expect(await ledgerOf(orderId)).toMatchObject({ refundedAmount: 0, refunds: [] });
+    expect((await control.stats()).inFlight.refund).toBe(1);
+    // A new set of rules does not bring the call forward.
+    await control.clearFaults();
+    expect((await ledgerOf(orderId)).refundedAmount).toBe(0);
+
+    await vi.waitFor(async () => expect((await ledgerOf(orderId)).refundedAmount).toBe(40_000), {
+      timeout: 3_000,
+      interval: 20,
+    });
+    const entry = await ledgerOf(orderId);
+    expect(Date.parse(entry.refunds[0]!.at) - sent).toBeGreaterThanOrEqual(490);
+    expect((await control.stats()).inFlight.refund).toBe(0);
+  });
+
+  it('registers the order only `ms` later, as if the call arrived then', async () => {
+    const orderNumber = `late-${++sequence}`;
+    await control.setFaults([
+      { operation: 'register', effect: 'late', ms: 300, orderNumbers: [orderNumber] },
+    ]);
+    const sent = Date.now();
+    const params = {
+      orderNumber,
+      amount: '150000',
+      currency: '012',
+      returnUrl: 'https://shop.example/back',
+    };
+    await expect(call('register', params)).rejects.toMatchObject(connectionLost);
+    expect(await rest('getOrderStatusExtended', { orderNumber })).toMatchObject({
+      errorCode: '6',
+    });
+    await vi.waitFor(
+      async () =>
+        expect(await rest('getOrderStatusExtended', { orderNumber })).toMatchObject({
+          errorCode: '0',
+          orderStatus: 0,
+        }),
+      { timeout: 3_000, interval: 20 },
+    );
+    const status = await rest('getOrderStatusExtended', { orderNumber });
+    expect((status.date as number) - sent).toBeGreaterThanOrEqual(290);
+  });
+
+  it('checks the credentials when the call lands, not when it was sent', async () => {
+    const { orderId } = await paidOrder();
+    await control.setFaults([
+      { operation: 'reverse', effect: 'late', ms: 300, orderIds: [orderId] },
+    ]);
+    await expect(call('reverse', { orderId })).rejects.toMatchObject(connectionLost);
+    await control.setCredentials({ userName: 'rotated', password: 'rotated-password' });
+    await vi.waitFor(async () => expect((await control.stats()).inFlight.reverse).toBe(0), {
+      timeout: 3_000,
+      interval: 20,
+    });
+    expect(await ledgerOf(orderId)).toMatchObject({ status: 2, reversedAt: null });
+  });
+});
+
+describe('credentials', () => {
+  it('refused while changed: every REST call answers 5 and acts on nothing', async () => {
+    const unpaid = await register();
+    const paid = await paidOrder();
+    const orderNumber = `denied-${++sequence}`;
+    await control.setCredentials({ userName: 'rotated', password: 'rotated-password' });
+
+    const denied = { errorCode: '5', errorMessage: 'Access denied' };
+    const registration = { orderNumber, amount: '100', currency: '012' };
+    expect(
+      await rest('register', { ...registration, returnUrl: 'https://shop.example/b' }),
+    ).toEqual(denied);
+    expect(await rest('getOrderStatusExtended', { orderId: paid.orderId })).toEqual(denied);
+    expect(await rest('refund', { orderId: paid.orderId, amount: '100' })).toEqual(denied);
+    expect(await rest('reverse', { orderId: paid.orderId })).toEqual(denied);
+    expect(await rest('getLastOrdersForMerchants', lastOrdersParams())).toEqual(denied);
+    expect(await rest('confirmOrder', { orderId: paid.orderId })).toEqual({
+      ErrorCode: '5',
+      ErrorMessage: 'Access denied',
+    });
+
+    // The payer is not the merchant: the card form still takes the payment.
+    expect((await submitCard(unpaid.orderId)).status).toBe(303);
+    const withNew = await call('getOrderStatusExtended', {
+      orderId: unpaid.orderId,
+      userName: 'rotated',
+      password: 'rotated-password',
+    });
+    expect(await withNew.json()).toMatchObject({ errorCode: '0', orderStatus: 2 });
+
+    await control.restoreCredentials();
+    expect(await rest('getOrderStatusExtended', { orderId: unpaid.orderId })).toMatchObject({
+      errorCode: '0',
+      orderStatus: 2,
+    });
+    expect(await ledgerOf(paid.orderId)).toMatchObject({
+      status: 2,
+      refunds: [],
+      reversedAt: null,
+    });
+    expect(await rest('getOrderStatusExtended', { orderNumber })).toMatchObject({ errorCode: '6' });
+  });
+
+  it('can refuse with "the user must change the password"', async () => {
+    const { orderId } = await register();
+    await control.setCredentials({
+      userName: 'sandbox',
+      password: 'expired',
+      errorMessage: 'The user must change the password',
+    });
+    expect(await rest('getOrderStatusExtended', { orderId })).toEqual({
+      errorCode: '5',
+      errorMessage: 'The user must change the password',
+    });
+  });
+
+  it('are refused with 400 when the body is not a pair of credentials', async () => {
+    const refused = control.setCredentials({ userName: '', password: 'x' });
+    await expect(refused).rejects.toMatchObject({ status: 400 });
+    const { orderId } = await register();
+    expect(await rest('getOrderStatusExtended', { orderId })).toMatchObject({ errorCode: '0' });
   });
 });
 
@@ -322,6 +534,32 @@ describe('the ledger', () => {
     for (const time of times) expect(Date.parse(time!)).toBeLessThanOrEqual(Date.now());
   });
 
+  it('records every operation executed, each refund with the RRN the status call shows', async () => {
+    const { orderId } = await paidOrder({ amount: '250000' });
+    await rest('refund', { orderId, amount: '50000' });
+    await rest('refund', { orderId, amount: '250000' }); // refused: more than remains
+    await rest('refund', { orderId, amount: '70000' });
+    await rest('confirmOrder', { orderId });
+    await rest('confirmOrder', { orderId });
+    await rest('reverse', { orderId }); // refused: refunded already
+
+    const entry = await ledgerOf(orderId);
+    expect(entry.operations).toMatchObject([
+      { operation: 'register', orderStatus: 0, amount: 250_000 },
+      { operation: 'pay', orderStatus: 2 },
+      { operation: 'refund', orderStatus: 2, amount: 50_000 },
+      { operation: 'refund', orderStatus: 2, amount: 70_000 },
+      { operation: 'confirm', orderStatus: 2, errorCode: '0' },
+      { operation: 'confirm', orderStatus: 2, errorCode: '2' },
+    ]);
+    const instants = entry.operations.map((op) => Date.parse(op.at));
+    expect(instants).toEqual([...instants].sort((a, b) => a - b));
+    const status = await rest('getOrderStatusExtended', { orderId });
+    const numbers = (status.refunds as { referenceNumber: string }[]).map((r) => r.referenceNumber);
+    expect(entry.refunds.map((refund) => refund.referenceNumber)).toEqual(numbers);
+    expect(entry.operations.flatMap((op) => op.referenceNumber ?? [])).toEqual(numbers);
+  });
+
   it('applies the session timeout, as every read does', async () => {
     const { orderId } = await register({ sessionTimeoutSecs: '600' });
     clockOffsetMs = 601_000;
@@ -347,6 +585,7 @@ describe('the stats', () => {
       confirmOrder: 0,
       refund: 0,
       reverse: 0,
+      getLastOrdersForMerchants: 0,
       pay: 0,
     });
   });

@@ -49,8 +49,36 @@ describe('a fault rule', () => {
     ['a negative ms', { operation: 'refund', effect: 'latency', ms: -1 }],
     ['an ms a timer cannot hold', { operation: 'refund', effect: 'hang', ms: 2 ** 31 }],
     ['a fractional seed', { operation: 'refund', effect: 'hang', seed: 1.5 }],
+    ['late without ms', { operation: 'refund', effect: 'late' }],
+    ['error-code without errorCode', { operation: 'refund', effect: 'error-code' }],
+    ['errorCode 0', { operation: 'refund', effect: 'error-code', errorCode: '0' }],
+    ['an errorCode that is a number', { operation: 'refund', effect: 'error-code', errorCode: 5 }],
+    ['errorCode on another effect', { operation: 'refund', effect: 'hang', errorCode: '5' }],
+    ['errorMessage on another effect', { operation: 'refund', effect: 'hang', errorMessage: 'x' }],
+    ['ms on error-code', { operation: 'refund', effect: 'error-code', errorCode: '5', ms: 1 }],
+    ['error-code on the card form', { operation: 'pay', effect: 'error-code', errorCode: '5' }],
+    [
+      'an order filter on getLastOrdersForMerchants',
+      { operation: 'getLastOrdersForMerchants', effect: 'hang', orderNumbers: ['N-1'] },
+    ],
   ])('is refused with %s', (_name, rule) => {
     expect(FaultRule.safeParse(rule).success).toBe(false);
+  });
+
+  it('takes error-code with a message, and late with ms, on any REST operation', () => {
+    const rules = [
+      { operation: 'getLastOrdersForMerchants', effect: 'error-code', errorCode: '7' },
+      {
+        operation: 'getOrderStatusExtended',
+        effect: 'error-code',
+        errorCode: '5',
+        errorMessage: 'The user must change the password',
+      },
+      { operation: 'refund', effect: 'error-code', errorCode: '14' },
+      { operation: 'reverse', effect: 'late', ms: 5_000, orderIds: ['order-1'] },
+      { operation: 'pay', effect: 'late', ms: 0 },
+    ];
+    for (const rule of rules) expect(FaultRule.parse(rule)).toEqual(rule);
   });
 
   it('must have an id of its own in a set of rules', () => {

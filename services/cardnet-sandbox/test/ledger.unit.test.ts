@@ -34,6 +34,8 @@ const deposited = payOrder(
   at(30),
 ).order;
 
+const receipt = (referenceNumber: string) => ({ referenceNumber, approvalCode: '654321' });
+
 function ok<T>(result: { ok: true; value: T } | { ok: false; error: string }): T {
   if (!result.ok) throw new Error(result.error);
   return result.value;
@@ -45,11 +47,11 @@ describe('an order', () => {
   });
 
   it('records each refund with its instant', () => {
-    const once = ok(refundOrder(deposited, 50_000, at(60)));
-    const twice = ok(refundOrder(once, 100_000, at(90)));
+    const once = ok(refundOrder(deposited, { amount: 50_000, ...receipt('6325000001') }, at(60)));
+    const twice = ok(refundOrder(once, { amount: 100_000, ...receipt('6325000002') }, at(90)));
     expect(twice.refunds).toEqual([
-      { amount: 50_000, at: at(60).getTime() },
-      { amount: 100_000, at: at(90).getTime() },
+      { amount: 50_000, at: at(60).getTime(), ...receipt('6325000001') },
+      { amount: 100_000, at: at(90).getTime(), ...receipt('6325000002') },
     ]);
     expect(twice).toMatchObject({ status: 4, refundedAmount: 150_000 });
   });
@@ -62,7 +64,9 @@ describe('an order', () => {
 
 describe('ledgerEntry', () => {
   it('shows the order with ISO instants and its udf1', () => {
-    const refunded = ok(refundOrder(deposited, 50_000, at(60)));
+    const refunded = ok(
+      refundOrder(deposited, { amount: 50_000, ...receipt('6325000001') }, at(60)),
+    );
     const entry = ledgerEntry(refunded);
     expect(entry).toEqual({
       orderId: 'order-1',
@@ -72,9 +76,20 @@ describe('ledgerEntry', () => {
       refundedAmount: 50_000,
       registeredAt: '2026-11-21T12:00:00.000Z',
       authorizedAt: '2026-11-21T12:00:30.000Z',
-      refunds: [{ amount: 50_000, at: '2026-11-21T12:01:00.000Z' }],
+      refunds: [{ amount: 50_000, at: '2026-11-21T12:01:00.000Z', referenceNumber: '6325000001' }],
       reversedAt: null,
       udf1: 'payment-1',
+      operations: [
+        { operation: 'register', at: '2026-11-21T12:00:00.000Z', orderStatus: 0, amount: 150_000 },
+        { operation: 'pay', at: '2026-11-21T12:00:30.000Z', orderStatus: 2 },
+        {
+          operation: 'refund',
+          at: '2026-11-21T12:01:00.000Z',
+          orderStatus: 2,
+          amount: 50_000,
+          referenceNumber: '6325000001',
+        },
+      ],
     });
     expect(LedgerOrder.parse(entry)).toEqual(entry);
   });

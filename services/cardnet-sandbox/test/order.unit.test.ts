@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { CardInput } from '../src/domain/card.ts';
+import { confirmOrder } from '../src/domain/confirmation.ts';
 import {
   actionCodeOf,
+  AMOUNT_EXCEEDS,
   expireIfStale,
+  INVALID_FOR_STATUS,
   payOrder,
   redirectTarget,
   refundOrder,
   registerOrder,
   reverseOrder,
+  WRONG_STATE,
   type Order,
 } from '../src/domain/order.ts';
 import { judgeCard } from '../src/domain/test-cards.ts';
@@ -96,52 +100,120 @@ describe('an order', () => {
   });
 });
 
+let refundSequence = 0;
+/** A refund with its own RRN, at t0 + 2 minutes unless said. */
+function refund(order: Order, amount: number, at = later(120)) {
+  refundSequence += 1;
+  const receipt = { referenceNumber: `RRN-${refundSequence}`, approvalCode: '654321' };
+  return refundOrder(order, { amount, ...receipt }, at);
+}
+
 describe('refunds', () => {
   it('keep a partly refunded order deposited and count what went back', () => {
-    const refunded = refundOrder(deposited, 50_000);
-    expect(refunded).toMatchObject({ ok: true, value: { status: 2, refundedAmount: 50_000 } });
+    expect(refund(deposited, 50_000)).toMatchObject({
+      ok: true,
+      value: { status: 2, refundedAmount: 50_000 },
+    });
   });
 
   it('make the order refunded (4) once all is returned', () => {
-    const first = refundOrder(deposited, 50_000);
-    const second = first.ok ? refundOrder(first.value, 100_000) : first;
+    const first = refund(deposited, 50_000);
+    const second = first.ok ? refund(first.value, 100_000) : first;
     expect(second).toMatchObject({ ok: true, value: { status: 4, refundedAmount: 150_000 } });
   });
 
-  it('refuse more than what remains, zero, and fractions', () => {
-    expect(refundOrder(deposited, 150_001).ok).toBe(false);
-    expect(refundOrder(deposited, 0).ok).toBe(false);
-    expect(refundOrder(deposited, 1.5).ok).toBe(false);
+  it('refuse more than what remains (7, amount exceeds), zero, and fractions', () => {
+    expect(refund(deposited, 150_001)).toEqual({ ok: false, error: AMOUNT_EXCEEDS });
+    const partly = refund(deposited, 100_000);
+    expect(partly.ok && refund(partly.value, 50_001)).toEqual({ ok: false, error: AMOUNT_EXCEEDS });
+    expect(refund(deposited, 0).ok).toBe(false);
+    expect(refund(deposited, 1.5).ok).toBe(false);
   });
 
-  it('refuse unpaid, declined and refunded orders', () => {
-    expect(refundOrder(registered, 1).ok).toBe(false);
-    expect(refundOrder(pay(registered, '6280580000000025').order, 1).ok).toBe(false);
-    const full = refundOrder(deposited, 150_000);
-    expect(full.ok && refundOrder(full.value, 1).ok).toBe(false);
+  it('refuse unpaid, declined and refunded orders: the payment is not in the right state', () => {
+    const refused = { ok: false, error: WRONG_STATE };
+    expect(refund(registered, 1)).toEqual(refused);
+    expect(refund(pay(registered, '6280580000000025').order, 1)).toEqual(refused);
+    const full = refund(deposited, 150_000);
+    expect(full.ok && refund(full.value, 1)).toEqual(refused);
   });
 });
 
 describe('reversal', () => {
   it('reverses a deposited order (3), keeping its payment verdict', () => {
-    expect(reverseOrder(deposited)).toMatchObject({
+    expect(reverseOrder(deposited, later(120))).toMatchObject({
       ok: true,
       value: { status: 3, outcome: 'approved' },
     });
   });
 
   it('cancels a registered order (3, action code 10) so it can no longer be paid', () => {
-    const reversed = reverseOrder(registered);
+    const reversed = reverseOrder(registered, later(30));
     expect(reversed).toMatchObject({ ok: true, value: { status: 3, outcome: 'cancelled' } });
     if (!reversed.ok) return;
     expect(actionCodeOf(reversed.value)).toBe(10);
     expect(pay(reversed.value, '6280580000000009').charged).toBe(false);
   });
 
+  it('happens once: a second reversal is an invalid operation for the status', () => {
+    const once = reverseOrder(deposited, later(120));
+    expect(once.ok && reverseOrder(once.value, later(121))).toEqual({
+      ok: false,
+      error: INVALID_FOR_STATUS,
+    });
+  });
+
   it('refuses declined, refunded and partly refunded orders', () => {
-    expect(reverseOrder(pay(registered, '6280580000000017').order).ok).toBe(false);
-    const partly = refundOrder(deposited, 1);
-    expect(partly.ok && reverseOrder(partly.value).ok).toBe(false);
+    expect(reverseOrder(pay(registered, '6280580000000017').order, later(120)).ok).toBe(false);
+    const partly = refund(deposited, 1);
+    expect(partly.ok && reverseOrder(partly.value, later(180)).ok).toBe(false);
+  });
+});
+
+describe('confirmation', () => {
+  it('answers 0 the first time for a paid order, 2 every later time, still paid', () => {
+    const first = confirmOrder(deposited, later(90));
+    expect(first.verdict.errorCode).toBe('0');
+    const second = confirmOrder(first.order, later(91));
+    expect(second.verdict).toEqual({
+      errorCode: '2',
+      errorMessage: 'The order is declined because of an error in the payment credentials',
+    });
+    expect(second.order.status).toBe(2);
+  });
+
+  it('answers 3 for a declined order and for one nobody paid yet, which it leaves payable', () => {
+    const declined = pay(registered, '6280580000000017').order;
+    expect(confirmOrder(declined, later(90)).verdict).toEqual({
+      errorCode: '3',
+      errorMessage: 'Order is not confirmed due to order’s state',
+    });
+    const unpaid = confirmOrder(registered, later(10));
+    expect(unpaid.verdict.errorCode).toBe('3');
+    expect(confirmOrder(unpaid.order, later(11)).verdict.errorCode).toBe('3');
+    expect(pay(unpaid.order, '6280580000000009').charged).toBe(true);
+  });
+});
+
+describe('the history', () => {
+  it('records every operation executed, when, and the status right after', () => {
+    const refunded = refund(deposited, 50_000, later(120));
+    if (!refunded.ok) throw new Error(refunded.error);
+    const confirmed = confirmOrder(refunded.value, later(150)).order;
+    const reversedLater = reverseOrder(confirmed, later(180));
+    expect(reversedLater.ok).toBe(false);
+    expect(confirmed.history).toEqual([
+      { operation: 'register', at: t0.getTime(), orderStatus: 0, amount: 150_000 },
+      { operation: 'pay', at: later(60).getTime(), orderStatus: 2 },
+      {
+        operation: 'refund',
+        at: later(120).getTime(),
+        orderStatus: 2,
+        amount: 50_000,
+        referenceNumber: expect.stringMatching(/^RRN-/) as string,
+      },
+      { operation: 'confirm', at: later(150).getTime(), orderStatus: 2, errorCode: '0' },
+    ]);
   });
 });
 

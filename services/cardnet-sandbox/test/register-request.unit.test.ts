@@ -51,15 +51,21 @@ describe('parseRegisterRequest', () => {
     ['an order number over 32 characters', { orderNumber: 'x'.repeat(33) }],
     ['a fractional amount', { amount: '10.5' }],
     ['a zero amount', { amount: '0' }],
-    ['another currency', { currency: '978' }],
     ['a relative returnUrl', { returnUrl: '/back' }],
     ['a javascript: failUrl', { failUrl: 'javascript:alert(1)' }],
     ['an unknown language', { language: 'DE' }],
     ['a session timeout under 600 s', { sessionTimeoutSecs: '300' }],
     ['jsonParams that is not an object of strings', { jsonParams: '{"udf1":1}' }],
     ['jsonParams that is not JSON', { jsonParams: 'udf1=x' }],
-  ])('answers errorCode 3 for %s', (_label, change) => {
+  ])('answers errorCode 5, an incorrect parameter value, for %s', (_label, change) => {
     expect(parseRegisterRequest({ ...params, ...change })).toMatchObject({
+      ok: false,
+      error: { errorCode: '5' },
+    });
+  });
+
+  it('answers errorCode 3, unknown currency, for a currency other than 012', () => {
+    expect(parseRegisterRequest({ ...params, currency: '978' })).toMatchObject({
       ok: false,
       error: { errorCode: '3' },
     });

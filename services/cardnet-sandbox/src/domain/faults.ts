@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * Fault injection for tests: rules that make the sandbox behave like a network that is
- * slow, down, loses answers or holds calls. This file is the pure part (the rules, which
+ * slow, down, loses answers, holds calls, acts on a call long after its client gave up,
+ * or answers an errorCode without acting. This file is the pure part (the rules, which
  * rule a call meets, the seeded draws); holding calls and counting them live in
  * `fault-injector.ts`.
  */
@@ -14,13 +15,24 @@ export const FaultOperation = z.enum([
   'confirmOrder',
   'refund',
   'reverse',
+  'getLastOrdersForMerchants',
   'pay',
 ]);
 export type FaultOperation = z.infer<typeof FaultOperation>;
 export const FAULT_OPERATIONS = FaultOperation.options;
 
-export const FaultEffect = z.enum(['latency', 'unavailable', 'lost-answer', 'hang']);
+export const FaultEffect = z.enum([
+  'latency',
+  'unavailable',
+  'lost-answer',
+  'hang',
+  'late',
+  'error-code',
+]);
 export type FaultEffect = z.infer<typeof FaultEffect>;
+
+/** The effects that take `ms`. */
+const TIMED_EFFECTS: ReadonlySet<FaultEffect> = new Set(['latency', 'hang', 'late']);
 
 /** Node's timers overflow past this (and fire at once), so longer delays are refused. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -30,8 +42,18 @@ const ruleFields = {
   id: z.string().min(1).max(64).optional(),
   operation: FaultOperation,
   effect: FaultEffect,
-  /** The delay of `latency`; the longest hold of `hang` (absent: until released). */
+  /**
+   * The delay of `latency`; the longest hold of `hang` (absent: until released); how
+   * long after the lost call `late` executes it.
+   */
   ms: z.int().min(0).max(MAX_TIMER_MS).optional(),
+  /** `error-code`: the errorCode answered, any but 0 ("1" to "9999"). */
+  errorCode: z
+    .string()
+    .regex(/^[1-9]\d{0,3}$/, 'an errorCode other than 0, in digits')
+    .optional(),
+  /** `error-code`: the errorMessage answered; BPC's documented text when absent. */
+  errorMessage: z.string().min(1).max(512).optional(),
   /** The chance that a matching call is affected; 1 when absent. */
   probability: z.number().min(0).max(1).optional(),
   /** Only calls about these orders. */
@@ -49,16 +71,25 @@ const ruleFields = {
  * would silently test nothing.
  */
 export const FaultRule = z.strictObject(ruleFields).superRefine((rule, ctx) => {
-  if (rule.effect === 'latency' && rule.ms === undefined)
-    ctx.addIssue({ code: 'custom', path: ['ms'], message: 'latency needs ms' });
-  if (rule.ms !== undefined && rule.effect !== 'latency' && rule.effect !== 'hang')
-    ctx.addIssue({ code: 'custom', path: ['ms'], message: 'ms applies to latency and hang only' });
+  const refuse = (path: string, message: string) =>
+    ctx.addIssue({ code: 'custom', path: [path], message });
+  if ((rule.effect === 'latency' || rule.effect === 'late') && rule.ms === undefined)
+    refuse('ms', `${rule.effect} needs ms`);
+  if (rule.ms !== undefined && !TIMED_EFFECTS.has(rule.effect))
+    refuse('ms', 'ms applies to latency, hang and late only');
+  if (rule.effect === 'error-code' && rule.errorCode === undefined)
+    refuse('errorCode', 'error-code needs errorCode');
+  if (rule.effect !== 'error-code') {
+    if (rule.errorCode !== undefined) refuse('errorCode', 'errorCode applies to error-code only');
+    if (rule.errorMessage !== undefined)
+      refuse('errorMessage', 'errorMessage applies to error-code only');
+  }
+  if (rule.effect === 'error-code' && rule.operation === 'pay')
+    refuse('effect', 'pay is the card form: it has no errorCode');
   if (rule.orderIds && rule.operation === 'register')
-    ctx.addIssue({
-      code: 'custom',
-      path: ['orderIds'],
-      message: 'register has no order id yet: use orderNumbers',
-    });
+    refuse('orderIds', 'register has no order id yet: use orderNumbers');
+  if ((rule.orderIds || rule.orderNumbers) && rule.operation === 'getLastOrdersForMerchants')
+    refuse(rule.orderIds ? 'orderIds' : 'orderNumbers', 'getLastOrdersForMerchants names no order');
 });
 export type FaultRule = z.infer<typeof FaultRule>;
 

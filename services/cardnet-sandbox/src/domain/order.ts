@@ -41,22 +41,79 @@ export interface Order extends Readonly<OrderRequest> {
   readonly refunds: readonly Refund[];
   /** When reverse.do reversed or cancelled the order, epoch milliseconds. */
   readonly reversedAt: number | null;
+  /** confirmOrder.do acknowledged the outcome once: SATIM answers 2 to every later one. */
+  readonly confirmed: boolean;
+  /** Every operation the network executed on the order, oldest first: the oracle's record. */
+  readonly history: readonly OrderEvent[];
 }
 
-interface Refund {
+/** What the network gives a refund: BPC lists both in getOrderStatusExtended's `refunds`. */
+export interface RefundReceipt {
+  /** The refund's RRN, 12 digits, unique per refund. */
+  readonly referenceNumber: string;
+  readonly approvalCode: string;
+}
+
+export interface Refund extends RefundReceipt {
   readonly amount: number;
   /** Epoch milliseconds. */
   readonly at: number;
+}
+
+export type OrderOperation = 'register' | 'pay' | 'confirm' | 'refund' | 'reverse';
+
+/** One operation the network executed, with the order's status right after it. */
+export interface OrderEvent {
+  readonly operation: OrderOperation;
+  /** Epoch milliseconds. */
+  readonly at: number;
+  readonly orderStatus: OrderStatus;
+  /** register: the order's amount; refund: the refund's. */
+  readonly amount?: number;
+  /** refund: its RRN. */
+  readonly referenceNumber?: string;
+  /** confirm: the ErrorCode it answered. */
+  readonly errorCode?: string;
+}
+
+/** BPC's paymentAmountInfo.paymentState, also getLastOrdersForMerchants' state filter. */
+export const PAYMENT_STATES = [
+  'CREATED',
+  'APPROVED',
+  'DEPOSITED',
+  'DECLINED',
+  'REVERSED',
+  'REFUNDED',
+] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+
+const PAYMENT_STATE_OF: Record<OrderStatus, PaymentState> = {
+  0: 'CREATED',
+  1: 'APPROVED',
+  2: 'DEPOSITED',
+  3: 'REVERSED',
+  4: 'REFUNDED',
+  6: 'DECLINED',
+};
+
+export function paymentStateOf(order: Order): PaymentState {
+  return PAYMENT_STATE_OF[order.status];
+}
+
+/** Adds an operation to the order's history, with the status the order has now. */
+export function withEvent(order: Order, event: Omit<OrderEvent, 'orderStatus'>): Order {
+  return { ...order, history: [...order.history, { ...event, orderStatus: order.status }] };
 }
 
 /** BPC's action code of an order nobody tried to pay yet. */
 const NO_ATTEMPT_ACTION_CODE = -100;
 
 export function registerOrder(request: OrderRequest, orderId: string, now: Date): Order {
-  return {
+  const at = now.getTime();
+  const order: Order = {
     ...request,
     orderId,
-    registeredAt: now.getTime(),
+    registeredAt: at,
     status: 0,
     outcome: null,
     card: null,
@@ -66,7 +123,10 @@ export function registerOrder(request: OrderRequest, orderId: string, now: Date)
     authorizedAt: null,
     refunds: [],
     reversedAt: null,
+    confirmed: false,
+    history: [],
   };
+  return withEvent(order, { operation: 'register', at, amount: request.amount });
 }
 
 export function actionCodeOf(order: Order): number {
@@ -96,58 +156,77 @@ export function payOrder(
   if (current.status !== 0) return { order: current, charged: false };
   const { card, verdict } = attempt;
   const approved = verdict.outcome === 'approved';
-  return {
-    order: {
-      ...current,
-      status: OUTCOMES[verdict.outcome].orderStatus,
-      outcome: verdict.outcome,
-      card: {
-        maskedPan: maskPan(card.pan),
-        expiration: expirationOf(card),
-        cardholderName: card.cardholderName,
-      },
-      approvalCode: approved ? attempt.approvalCode : null,
-      hangsAtConfirm: approved && verdict.hangsAtConfirm,
-      authorizedAt: now.getTime(),
+  const paid: Order = {
+    ...current,
+    status: OUTCOMES[verdict.outcome].orderStatus,
+    outcome: verdict.outcome,
+    card: {
+      maskedPan: maskPan(card.pan),
+      expiration: expirationOf(card),
+      cardholderName: card.cardholderName,
     },
-    charged: approved,
+    approvalCode: approved ? attempt.approvalCode : null,
+    hangsAtConfirm: approved && verdict.hangsAtConfirm,
+    authorizedAt: now.getTime(),
   };
+  return { order: withEvent(paid, { operation: 'pay', at: now.getTime() }), charged: approved };
 }
 
+/** refund.do's refusals, in BPC's words (both errorCode 7). */
+export const WRONG_STATE = 'Payment must be in the correct state';
+export const AMOUNT_EXCEEDS = 'The refund amount exceeds the debited amount';
+/** reverse.do's refusal (errorCode 7), a second reversal included. */
+export const INVALID_FOR_STATUS = 'Invalid operation for the current order status';
+
 /**
- * Refunds part or all of a deposited order; a full refund makes it refunded (4). `now`
- * only dates the refund (the routes pass the sandbox's clock).
+ * Refunds part or all of a deposited order; a full refund makes it refunded (4). The
+ * network may refund an order more than once, never more than was debited in all.
  */
-export function refundOrder(order: Order, amount: number, now = new Date()): Result<Order, string> {
-  if (order.status !== 2)
-    return { ok: false, error: 'Refund is impossible: order is not deposited' };
+export function refundOrder(
+  order: Order,
+  refund: RefundReceipt & { amount: number },
+  now: Date,
+): Result<Order, string> {
+  if (order.status !== 2) return { ok: false, error: WRONG_STATE };
+  const { amount } = refund;
   const remaining = order.amount - order.refundedAmount;
-  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > remaining)
-    return { ok: false, error: `Refund amount must be between 1 and ${remaining}` };
+  if (!Number.isSafeInteger(amount) || amount <= 0) return { ok: false, error: 'Incorrect amount' };
+  if (amount > remaining) return { ok: false, error: AMOUNT_EXCEEDS };
   const refundedAmount = order.refundedAmount + amount;
+  const at = now.getTime();
+  const refunded: Order = {
+    ...order,
+    refundedAmount,
+    status: refundedAmount === order.amount ? 4 : 2,
+    refunds: [...order.refunds, { ...refund, at }],
+  };
   return {
     ok: true,
-    value: {
-      ...order,
-      refundedAmount,
-      status: refundedAmount === order.amount ? 4 : 2,
-      refunds: [...order.refunds, { amount, at: now.getTime() }],
-    },
+    value: withEvent(refunded, {
+      operation: 'refund',
+      at,
+      amount,
+      referenceNumber: refund.referenceNumber,
+    }),
   };
 }
 
 /**
- * Cancels an order whose money has not moved back yet. A registered order is cancelled
- * too, so a payer still on the form can no longer pay an order its merchant gave up on.
- * `now` only dates the reversal, as for refunds.
+ * Cancels an order whose money has not moved back yet, once: BPC refuses a second
+ * reversal. A registered order is cancelled too, so a payer still on the form can no
+ * longer pay an order its merchant gave up on.
  */
-export function reverseOrder(order: Order, now = new Date()): Result<Order, string> {
+export function reverseOrder(order: Order, now: Date): Result<Order, string> {
   const reversedAt = now.getTime();
+  const event = { operation: 'reverse', at: reversedAt } as const;
   if (order.status === 0)
-    return { ok: true, value: { ...order, status: 3, outcome: 'cancelled', reversedAt } };
+    return {
+      ok: true,
+      value: withEvent({ ...order, status: 3, outcome: 'cancelled', reversedAt }, event),
+    };
   if ((order.status === 1 || order.status === 2) && order.refundedAmount === 0)
-    return { ok: true, value: { ...order, status: 3, reversedAt } };
-  return { ok: false, error: 'Reversal is impossible: order is not in a reversible state' };
+    return { ok: true, value: withEvent({ ...order, status: 3, reversedAt }, event) };
+  return { ok: false, error: INVALID_FOR_STATUS };
 }
 
 /** The payer goes back to returnUrl after an approved payment, to failUrl otherwise. */

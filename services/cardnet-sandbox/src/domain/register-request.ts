@@ -1,5 +1,13 @@
 import type { Result } from './card.ts';
-import { invalid, missing, parseAmount, type BpcError, type Params } from './bpc-errors.ts';
+import {
+  BpcErrorCode,
+  bpcError,
+  invalid,
+  missing,
+  parseAmount,
+  type BpcError,
+  type Params,
+} from './bpc-errors.ts';
 import type { OrderRequest } from './order.ts';
 import type { Language } from './test-cards.ts';
 
@@ -11,7 +19,8 @@ const MAX_DESCRIPTION_LENGTH = 512;
 
 /**
  * Reads register.do's parameters. Stricter than lenient: the sandbox exists to catch
- * integration mistakes, so it refuses what SATIM might silently take.
+ * integration mistakes, so it refuses what SATIM might silently take. The codes are
+ * BPC's: 4 for an absent parameter, 3 for a currency, 5 for any other bad value.
  */
 export function parseRegisterRequest(params: Params): Result<OrderRequest, BpcError> {
   const fail = (error: BpcError) => ({ ok: false as const, error });
@@ -27,7 +36,9 @@ export function parseRegisterRequest(params: Params): Result<OrderRequest, BpcEr
   if (amount === null) return fail(invalid('amount', 'a positive integer in centimes'));
 
   if (!present('currency')) return fail(missing('currency'));
-  if (params.currency !== DZD) return fail(invalid('currency', 'only 012 (DZD) is accepted'));
+  // BPC's one code of its own for a bad value: 3, unknown currency.
+  if (params.currency !== DZD)
+    return fail(bpcError(BpcErrorCode.currencyOrState, 'Unknown currency: only 012 (DZD)'));
 
   if (!present('returnUrl')) return fail(missing('returnUrl'));
   const returnUrl = webUrl(params.returnUrl!);

@@ -1,9 +1,10 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import type { Params } from '../domain/bpc-errors.ts';
+import { bpcError, documentedMessage, type Params } from '../domain/bpc-errors.ts';
 import { FAULT_OPERATIONS, type FaultCall, type FaultOperation } from '../domain/faults.ts';
 import type { CallCounter } from '../call-stats.ts';
 import { holdCall, type FaultInjector } from '../fault-injector.ts';
 import type { OrderBook } from '../order-book.ts';
+import { errorBody } from './answer-bodies.ts';
 import { paramsOf } from './rest-params.ts';
 import { answerUnavailable } from './unavailable.ts';
 
@@ -57,6 +58,21 @@ export function faultHooks(app: FastifyInstance, deps: FaultHookDeps): void {
       case 'lost-answer':
         call.loseAnswer = true;
         return;
+      case 'late':
+        // The client sees the connection drop before anything happened; the call then
+        // goes on `ms` later, as if it arrived then (credentials, order, clock), the way
+        // a request stuck in a queue in front of SATIM lands after its client gave up.
+        // Only stopping ends the wait early: a new set of rules does not.
+        request.raw.socket.destroy();
+        return holdCall(rule.ms, deps.stopping);
+      case 'error-code': {
+        // The rules refuse error-code on the card form, which answers HTML.
+        if (operation === 'pay') return;
+        // Answered as the network refusing the call: nothing done.
+        const code = rule.errorCode!;
+        const errorMessage = rule.errorMessage ?? documentedMessage(operation, code);
+        return reply.send(errorBody(operation, bpcError(code, errorMessage)));
+      }
     }
   });
 
@@ -76,6 +92,7 @@ export function faultHooks(app: FastifyInstance, deps: FaultHookDeps): void {
     const orderId = (operation === 'pay' ? params.mdOrder : params.orderId) || undefined;
     const orderNumber = params.orderNumber || undefined;
     if (operation === 'register') return { operation, orderNumber };
+    if (operation === 'getLastOrdersForMerchants') return { operation };
     const now = deps.clock();
     // Only the status call finds an order by its number, as findOrder does.
     const order = orderId

@@ -1,6 +1,12 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BpcErrorCode, missing, type BpcError, type Params } from '../domain/bpc-errors.ts';
+import {
+  BpcErrorCode,
+  bpcError,
+  documentedMessage,
+  type BpcError,
+  type BpcOperation,
+  type Params,
+} from '../domain/bpc-errors.ts';
 import type { Order } from '../domain/order.ts';
 import type { OrderBook } from '../order-book.ts';
 
@@ -30,41 +36,32 @@ export function acceptForms(app: FastifyInstance): void {
   );
 }
 
-export const ACCESS_DENIED: BpcError = {
-  errorCode: BpcErrorCode.accessDenied,
-  errorMessage: 'Access denied',
-};
-
-/** Compares digests in constant time, so an answer's timing says nothing about the password. */
-export function credentialsChecker(expected: {
-  userName: string;
-  password: string;
-}): (params: Params) => boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  const userName = digest(expected.userName);
-  const password = digest(expected.password);
-  return (params) => {
-    const userOk = timingSafeEqual(digest(params.userName ?? ''), userName);
-    const passwordOk = timingSafeEqual(digest(params.password ?? ''), password);
-    return userOk && passwordOk;
-  };
-}
-
-/** The order named by orderId, or by orderNumber where the operation allows it. */
+/**
+ * The order a call names. getOrderStatusExtended.do finds it by orderId or by the
+ * merchant's orderNumber, and answers 1 when neither is given (BPC's newer docs); the
+ * other operations take only orderId, and answer 5 without it. An unknown order is 6.
+ */
 export function findOrder(
   book: OrderBook,
+  operation: Exclude<BpcOperation, 'register' | 'getLastOrdersForMerchants'>,
   params: Params,
   now: Date,
-  options: { byNumber: boolean },
 ): { ok: true; order: Order } | { ok: false; error: BpcError } {
+  const byNumber = operation === 'getOrderStatusExtended';
   const { orderId, orderNumber } = params;
-  if (!orderId && !(options.byNumber && orderNumber))
-    return { ok: false, error: missing('orderId') };
+  if (!orderId && !(byNumber && orderNumber)) {
+    return {
+      ok: false,
+      error: byNumber
+        ? bpcError(BpcErrorCode.duplicateOrNoOrder, documentedMessage(operation, '1'))
+        : bpcError(BpcErrorCode.accessOrParameter, '[orderId] is empty'),
+    };
+  }
   const order = orderId ? book.byId(orderId, now) : book.byNumber(orderNumber!, now);
   return order
     ? { ok: true, order }
     : {
         ok: false,
-        error: { errorCode: BpcErrorCode.orderNotFound, errorMessage: 'Order not found' },
+        error: bpcError(BpcErrorCode.orderNotFound, documentedMessage(operation, '6')),
       };
 }

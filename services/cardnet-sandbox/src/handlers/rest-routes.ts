@@ -2,60 +2,83 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import {
   BpcErrorCode,
+  bpcError,
+  documentedMessage,
   invalid,
-  missing,
   parseAmount,
   type BpcError,
+  type BpcOperation,
   type Params,
 } from '../domain/bpc-errors.ts';
-import { refundOrder, registerOrder, reverseOrder, type Order } from '../domain/order.ts';
+import { confirmOrder } from '../domain/confirmation.ts';
+import {
+  refundOrder,
+  registerOrder,
+  reverseOrder,
+  type Order,
+  type RefundReceipt,
+} from '../domain/order.ts';
 import { parseLanguage, parseRegisterRequest } from '../domain/register-request.ts';
 import { UNAVAILABLE_AMOUNT } from '../domain/test-cards.ts';
+import type { CredentialsBook } from '../credentials.ts';
 import type { OrderBook } from '../order-book.ts';
-import { ACCESS_DENIED, findOrder, paramsOf } from './rest-params.ts';
-import { statusBody } from './status-body.ts';
+import { confirmBody, errorBody } from './answer-bodies.ts';
+import { lastOrdersHandler } from './last-orders.ts';
+import { findOrder, paramsOf } from './rest-params.ts';
+import { statusBody, type StatusVersion } from './status-body.ts';
 import { answerUnavailable } from './unavailable.ts';
 
 export interface RestDeps {
   book: OrderBook;
   clock: () => Date;
   logger: FastifyBaseLogger;
-  authorized: (params: Params) => boolean;
+  credentials: CredentialsBook;
   newOrderId: () => string;
+  /** The RRN and approval code of a new refund; the RRN is unique for the sandbox's life. */
+  newRefundReceipt: (now: Date) => RefundReceipt;
   /** The base URL put in formUrl; known only once the server listens. */
   publicUrl: () => string;
   confirmDelayMs: number;
   /** Aborted when the sandbox stops, so a hanging confirmation does not hold shutdown. */
   stopping: AbortSignal;
+  statusVersion: StatusVersion;
+  /** The merchant login every order belongs to (getLastOrdersForMerchants' `merchants`). */
+  merchantLogin: string;
+  /** The zone of getLastOrdersForMerchants' `from` and `to`. */
+  timeZone: string;
 }
 
 type Handler = (params: Params, reply: FastifyReply) => Promise<object> | object;
+type OrderOperation = Exclude<BpcOperation, 'register' | 'getLastOrdersForMerchants'>;
 
 const SUCCESS = { errorCode: BpcErrorCode.success, errorMessage: 'Success' };
 
-/** The BPC-style REST API under /payment/rest/: every call answers JSON with an errorCode. */
+/**
+ * The BPC-style REST API under /payment/rest/: every call answers HTTP 200 with JSON
+ * carrying an errorCode, checks the credentials before anything else, and acts only
+ * when it answers 0 (confirmOrder.do records its acknowledgement whatever it answers).
+ */
 export function restRoutes(app: FastifyInstance, deps: RestDeps): void {
-  const route = (operation: string, handler: Handler) =>
+  const route = (operation: BpcOperation, handler: Handler) =>
     app.route({
       method: ['GET', 'POST'],
       url: `/payment/rest/${operation}.do`,
       handler: async (request, reply) => handler(paramsOf(request), reply),
     });
+  const refused = (operation: BpcOperation) =>
+    errorBody(operation, bpcError(BpcErrorCode.accessOrParameter, deps.credentials.refusal()));
 
   route('register', (params, reply) => {
     // Before anything else, credentials included: the network is "down".
     if (params.amount === String(UNAVAILABLE_AMOUNT)) {
       return answerUnavailable(reply);
     }
-    if (!deps.authorized(params)) return ACCESS_DENIED;
+    if (!deps.credentials.accepts(params)) return refused('register');
     const request = parseRegisterRequest(params);
     if (!request.ok) return request.error;
     const order = registerOrder(request.value, deps.newOrderId(), deps.clock());
     if (!deps.book.add(order)) {
-      return {
-        errorCode: BpcErrorCode.duplicateOrderNumber,
-        errorMessage: 'Order with this number was already processed',
-      };
+      return bpcError(BpcErrorCode.duplicateOrNoOrder, documentedMessage('register', '1'));
     }
     deps.logger.info({ orderId: order.orderId, amount: order.amount }, 'order registered');
     // Kept as a string join so a public URL with a path prefix (behind a proxy) works.
@@ -65,31 +88,38 @@ export function restRoutes(app: FastifyInstance, deps: RestDeps): void {
   });
 
   route('getOrderStatusExtended', (params) =>
-    withOrder(params, { byNumber: true }, (order, language) => statusBody(order, language)),
+    withOrder('getOrderStatusExtended', params, (order, language) =>
+      statusBody(order, language, deps.statusVersion),
+    ),
   );
 
-  // Acknowledges the outcome, as often as asked. The "timeout at confirmation" card's
-  // order is deposited already; only the answer is late.
+  // Acknowledges the outcome, and says whether it did already. The "timeout at
+  // confirmation" card's order is confirmed at once; only the answer is late.
   route('confirmOrder', (params) =>
-    withOrder(params, { byNumber: false }, async (order, language) => {
+    withOrder('confirmOrder', params, async (order, language) => {
       if (params.amount !== undefined && parseAmount(params.amount) !== order.amount) {
-        return notAllowed('Amount does not match the order');
+        return errorBody(
+          'confirmOrder',
+          bpcError(BpcErrorCode.notAllowed, 'Amount does not match the order'),
+        );
       }
+      const confirmed = confirmOrder(order, deps.clock());
+      deps.book.save(confirmed.order);
       if (order.hangsAtConfirm && deps.confirmDelayMs > 0) {
         await sleep(deps.confirmDelayMs, undefined, { signal: deps.stopping }).catch(() => {});
       }
-      const latest = deps.book.byId(order.orderId, deps.clock()) ?? order;
-      return statusBody(latest, language);
+      const latest = deps.book.byId(order.orderId, deps.clock()) ?? confirmed.order;
+      return confirmBody(latest, language, confirmed.verdict);
     }),
   );
 
   route('refund', (params) =>
-    withOrder(params, { byNumber: false }, (order) => {
-      if (!params.amount) return missing('amount');
-      const amount = parseAmount(params.amount);
-      if (amount === null) return invalid('amount', 'a positive integer in centimes');
-      const refunded = refundOrder(order, amount, deps.clock());
-      if (!refunded.ok) return notAllowed(refunded.error);
+    withOrder('refund', params, (order) => {
+      const amount = params.amount ? parseAmount(params.amount) : null;
+      if (amount === null) return bpcError(BpcErrorCode.accessOrParameter, 'Incorrect amount');
+      const now = deps.clock();
+      const refunded = refundOrder(order, { amount, ...deps.newRefundReceipt(now) }, now);
+      if (!refunded.ok) return bpcError(BpcErrorCode.notAllowed, refunded.error);
       deps.book.save(refunded.value);
       deps.logger.info({ orderId: order.orderId, amount }, 'order refunded');
       return SUCCESS;
@@ -97,30 +127,32 @@ export function restRoutes(app: FastifyInstance, deps: RestDeps): void {
   );
 
   route('reverse', (params) =>
-    withOrder(params, { byNumber: false }, (order) => {
+    withOrder('reverse', params, (order) => {
       const reversed = reverseOrder(order, deps.clock());
-      if (!reversed.ok) return notAllowed(reversed.error);
+      if (!reversed.ok) return bpcError(BpcErrorCode.notAllowed, reversed.error);
       deps.book.save(reversed.value);
       deps.logger.info({ orderId: order.orderId }, 'order reversed');
       return SUCCESS;
     }),
   );
 
+  const lastOrders = lastOrdersHandler(deps);
+  route('getLastOrdersForMerchants', (params) =>
+    deps.credentials.accepts(params) ? lastOrders(params) : refused('getLastOrdersForMerchants'),
+  );
+
   /** Credentials, the order, and the answer language (the order's own by default). */
-  function withOrder(
+  async function withOrder(
+    operation: OrderOperation,
     params: Params,
-    options: { byNumber: boolean },
     use: (order: Order, language: Order['language']) => Promise<object> | object,
-  ): Promise<object> | object {
-    if (!deps.authorized(params)) return ACCESS_DENIED;
-    const found = findOrder(deps.book, params, deps.clock(), options);
-    if (!found.ok) return found.error;
+  ): Promise<object> {
+    const fail = (error: BpcError) => errorBody(operation, error);
+    if (!deps.credentials.accepts(params)) return refused(operation);
+    const found = findOrder(deps.book, operation, params, deps.clock());
+    if (!found.ok) return fail(found.error);
     const language = params.language ? parseLanguage(params.language) : found.order.language;
-    if (!language) return invalid('language', 'AR, FR or EN');
+    if (!language) return fail(invalid('language', 'AR, FR or EN'));
     return use(found.order, language);
   }
-}
-
-function notAllowed(errorMessage: string): BpcError {
-  return { errorCode: BpcErrorCode.notAllowed, errorMessage };
 }
