@@ -238,11 +238,17 @@ describe('getOrderStatusExtended.do', () => {
     expect(first!.date).toBeGreaterThanOrEqual(before);
     expect(second!.date).toBeGreaterThanOrEqual(first!.date);
     expect(second!.referenceNumber).not.toBe(first!.referenceNumber);
+    // Partly refunded is refunded (4), and the deposit still shows in full.
     expect(status).toMatchObject({
-      orderStatus: 2,
+      orderStatus: 4,
       refundedAmount: 100_000,
       refundedDate: second!.date,
-      paymentAmountInfo: { paymentState: 'DEPOSITED', refundedAmount: 100_000 },
+      paymentAmountInfo: {
+        paymentState: 'REFUNDED',
+        approvedAmount: 150_000,
+        depositedAmount: 150_000,
+        refundedAmount: 100_000,
+      },
       attributes: [{ name: 'mdOrder', value: orderId }],
     });
     expect(status).not.toHaveProperty('reversedDate');

@@ -185,7 +185,7 @@ describe('lost-answer', () => {
       connectionLost,
     );
     const entry = await ledgerOf(orderId);
-    expect(entry).toMatchObject({ status: 2, refundedAmount: 40_000 });
+    expect(entry).toMatchObject({ status: 4, refundedAmount: 40_000 });
     expect(entry.refunds.map((refund) => refund.amount)).toEqual([40_000]);
   });
 
@@ -547,10 +547,10 @@ describe('the ledger', () => {
     expect(entry.operations).toMatchObject([
       { operation: 'register', orderStatus: 0, amount: 250_000 },
       { operation: 'pay', orderStatus: 2 },
-      { operation: 'refund', orderStatus: 2, amount: 50_000 },
-      { operation: 'refund', orderStatus: 2, amount: 70_000 },
-      { operation: 'confirm', orderStatus: 2, errorCode: '0' },
-      { operation: 'confirm', orderStatus: 2, errorCode: '2' },
+      { operation: 'refund', orderStatus: 4, amount: 50_000 },
+      { operation: 'refund', orderStatus: 4, amount: 70_000 },
+      { operation: 'confirm', orderStatus: 4, errorCode: '0' },
+      { operation: 'confirm', orderStatus: 4, errorCode: '2' },
     ]);
     const instants = entry.operations.map((op) => Date.parse(op.at));
     expect(instants).toEqual([...instants].sort((a, b) => a - b));

@@ -72,7 +72,7 @@ describe('ledgerEntry', () => {
       orderId: 'order-1',
       orderNumber: 'N1',
       amount: 150_000,
-      status: 2,
+      status: 4,
       refundedAmount: 50_000,
       registeredAt: '2026-11-21T12:00:00.000Z',
       authorizedAt: '2026-11-21T12:00:30.000Z',
@@ -85,7 +85,7 @@ describe('ledgerEntry', () => {
         {
           operation: 'refund',
           at: '2026-11-21T12:01:00.000Z',
-          orderStatus: 2,
+          orderStatus: 4,
           amount: 50_000,
           referenceNumber: '6325000001',
         },

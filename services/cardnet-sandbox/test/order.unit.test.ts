@@ -109,11 +109,22 @@ function refund(order: Order, amount: number, at = later(120)) {
 }
 
 describe('refunds', () => {
-  it('keep a partly refunded order deposited and count what went back', () => {
+  it('make the order refunded (4) at a partial refund and count what went back', () => {
     expect(refund(deposited, 50_000)).toMatchObject({
       ok: true,
-      value: { status: 2, refundedAmount: 50_000 },
+      value: { status: 4, refundedAmount: 50_000 },
     });
+  });
+
+  it('take more partial refunds from a refunded order (4) while money is left, never beyond', () => {
+    const partly = refund(deposited, 50_000);
+    if (!partly.ok) throw new Error(partly.error);
+    expect(partly.value.status).toBe(4);
+    const again = refund(partly.value, 60_000);
+    expect(again).toMatchObject({ ok: true, value: { status: 4, refundedAmount: 110_000 } });
+    if (!again.ok) return;
+    expect(again.value.refunds.map((taken) => taken.amount)).toEqual([50_000, 60_000]);
+    expect(refund(again.value, 40_001)).toEqual({ ok: false, error: AMOUNT_EXCEEDS });
   });
 
   it('make the order refunded (4) once all is returned', () => {
@@ -130,12 +141,15 @@ describe('refunds', () => {
     expect(refund(deposited, 1.5).ok).toBe(false);
   });
 
-  it('refuse unpaid, declined and refunded orders: the payment is not in the right state', () => {
+  it('refuse unpaid and declined orders: the payment is not in the right state', () => {
     const refused = { ok: false, error: WRONG_STATE };
     expect(refund(registered, 1)).toEqual(refused);
     expect(refund(pay(registered, '6280580000000025').order, 1)).toEqual(refused);
+  });
+
+  it('refuse a fully refunded order as exceeding the debit: its state still takes refunds', () => {
     const full = refund(deposited, 150_000);
-    expect(full.ok && refund(full.value, 1)).toEqual(refused);
+    expect(full.ok && refund(full.value, 1)).toEqual({ ok: false, error: AMOUNT_EXCEEDS });
   });
 });
 
@@ -208,11 +222,11 @@ describe('the history', () => {
       {
         operation: 'refund',
         at: later(120).getTime(),
-        orderStatus: 2,
+        orderStatus: 4,
         amount: 50_000,
         referenceNumber: expect.stringMatching(/^RRN-/) as string,
       },
-      { operation: 'confirm', at: later(150).getTime(), orderStatus: 2, errorCode: '0' },
+      { operation: 'confirm', at: later(150).getTime(), orderStatus: 4, errorCode: '0' },
     ]);
   });
 });

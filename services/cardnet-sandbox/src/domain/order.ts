@@ -179,15 +179,17 @@ export const AMOUNT_EXCEEDS = 'The refund amount exceeds the debited amount';
 export const INVALID_FOR_STATUS = 'Invalid operation for the current order status';
 
 /**
- * Refunds part or all of a deposited order; a full refund makes it refunded (4). The
- * network may refund an order more than once, never more than was debited in all.
+ * Refunds part or all of a deposited order. As BPC documents it, any refund, partial or
+ * full, makes the order refunded (4), and a refunded order still takes refunds until
+ * all that was debited went back: so 4 alone never means "nothing left to refund", and
+ * a refund of a fully refunded order is refused as exceeding the debit, not for its state.
  */
 export function refundOrder(
   order: Order,
   refund: RefundReceipt & { amount: number },
   now: Date,
 ): Result<Order, string> {
-  if (order.status !== 2) return { ok: false, error: WRONG_STATE };
+  if (order.status !== 2 && order.status !== 4) return { ok: false, error: WRONG_STATE };
   const { amount } = refund;
   const remaining = order.amount - order.refundedAmount;
   if (!Number.isSafeInteger(amount) || amount <= 0) return { ok: false, error: 'Incorrect amount' };
@@ -197,7 +199,7 @@ export function refundOrder(
   const refunded: Order = {
     ...order,
     refundedAmount,
-    status: refundedAmount === order.amount ? 4 : 2,
+    status: 4,
     refunds: [...order.refunds, { ...refund, at }],
   };
   return {
@@ -213,8 +215,9 @@ export function refundOrder(
 
 /**
  * Cancels an order whose money has not moved back yet, once: BPC refuses a second
- * reversal. A registered order is cancelled too, so a payer still on the form can no
- * longer pay an order its merchant gave up on.
+ * reversal, and a refunded order (4, after any refund, partial included). A registered
+ * order is cancelled too, so a payer still on the form can no longer pay an order its
+ * merchant gave up on.
  */
 export function reverseOrder(order: Order, now: Date): Result<Order, string> {
   const reversedAt = now.getTime();
@@ -224,7 +227,7 @@ export function reverseOrder(order: Order, now: Date): Result<Order, string> {
       ok: true,
       value: withEvent({ ...order, status: 3, outcome: 'cancelled', reversedAt }, event),
     };
-  if ((order.status === 1 || order.status === 2) && order.refundedAmount === 0)
+  if (order.status === 1 || order.status === 2)
     return { ok: true, value: withEvent({ ...order, status: 3, reversedAt }, event) };
   return { ok: false, error: INVALID_FOR_STATUS };
 }
