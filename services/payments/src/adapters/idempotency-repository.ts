@@ -4,7 +4,12 @@ import { openSecret, sealSecret, type Sql } from '@dzpay/platform';
 
 /** What an Idempotency-Key's claim found. */
 export type Claim =
-  | { kind: 'claimed'; owner: string }
+  /**
+   * The request runs the key as `owner`. `paymentId`: the payment an earlier try of a
+   * registration committed under this key before it died unanswered (see
+   * payments-repository `insert`), null when there is none.
+   */
+  | { kind: 'claimed'; owner: string; paymentId: string | null }
   | { kind: 'replay'; response: unknown }
   | { kind: 'mismatch' }
   | { kind: 'in-progress' };
@@ -42,7 +47,7 @@ export function idempotencyRepository(sql: Sql, secretsKey: Buffer) {
       leaseMs: number,
     ): Promise<Claim> {
       const owner = randomUUID();
-      const taken = await sql`
+      const taken = await sql<{ payment_id: string | null }[]>`
         insert into idempotency_keys (merchant_id, mode, key, fingerprint, owner, lease_until)
         values (${scope.merchantId}, ${scope.mode}, ${key}, ${fingerprint}, ${owner}, ${until(leaseMs)})
         on conflict (merchant_id, mode, key) do update
@@ -50,8 +55,8 @@ export function idempotencyRepository(sql: Sql, secretsKey: Buffer) {
           where idempotency_keys.response is null
             and idempotency_keys.fingerprint = excluded.fingerprint
             and (idempotency_keys.lease_until is null or idempotency_keys.lease_until < now())
-        returning key`;
-      if (taken.length === 1) return { kind: 'claimed', owner };
+        returning payment_id`;
+      if (taken[0]) return { kind: 'claimed', owner, paymentId: taken[0].payment_id };
       const [row] = await sql<
         { fingerprint: string; response: unknown; response_sealed: Buffer | null }[]
       >`
@@ -76,15 +81,25 @@ export function idempotencyRepository(sql: Sql, secretsKey: Buffer) {
       return rows.length === 1;
     },
 
-    /** Stores the answer to replay, sealed; only the request that holds the key may. */
-    async store(scope: MerchantScope, key: string, owner: string, answer: StoredAnswer) {
+    /**
+     * Stores the answer to replay, sealed; only the request that holds the key may. False
+     * when it does not any more (a retry took it over): that answer must not be sent.
+     */
+    async store(
+      scope: MerchantScope,
+      key: string,
+      owner: string,
+      answer: StoredAnswer,
+    ): Promise<boolean> {
       const sealed = sealSecret(JSON.stringify(answer), secretsKey, ownerOf(scope, key));
-      await sql`
+      const rows = await sql`
         update idempotency_keys
         set response = ${sql.json(outcomeOf(answer))}, response_sealed = ${sealed},
             lease_until = null
         where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and key = ${key}
-          and owner = ${owner}`;
+          and owner = ${owner} and response is null
+        returning 1`;
+      return rows.length === 1;
     },
 
     /**

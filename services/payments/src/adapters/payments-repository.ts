@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MerchantScope, PaymentEventType, PaymentStatus } from '@dzpay/contracts';
-import type { Sql, Tx } from '@dzpay/platform';
+import { AppError, type Sql, type Tx } from '@dzpay/platform';
 import type { PaymentRecord } from '../domain/payment-record.ts';
 import { orderNumberOf } from '../domain/tokens.ts';
 import { outboxWriter } from './outbox-writer.ts';
@@ -17,6 +17,7 @@ export type NewPayment = Omit<
   | 'maskedPan'
   | 'actionCode'
   | 'refundedAmount'
+  | 'pendingRefund'
   | 'refundDue'
   | 'awaitingVerdict'
   | 'paidAt'
@@ -57,8 +58,19 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
     /**
      * Inserts a pending attempt and its payment.created event; null when the reference
      * is taken: an order number used before, or a sale another attempt holds or paid.
+     * With `lease`, the attempt is born under that settlement lease (its registration
+     * talks to the card network about it). With `idempotencyKey`, the payment is bound to
+     * the key in the same transaction, so a retry of the key finds it whenever it was
+     * committed; refused (nothing inserted) when the key is no longer this request's.
      */
-    async insert(payment: NewPayment): Promise<PaymentRecord | null> {
+    async insert(
+      payment: NewPayment,
+      options: {
+        lease?: { id: Lease; ms: number };
+        idempotencyKey?: { key: string; owner: string };
+      } = {},
+    ): Promise<PaymentRecord | null> {
+      const { lease, idempotencyKey } = options;
       return sql.begin(async (tx) => {
         const [{ n }] = (await tx`select nextval('order_numbers')::bigint as n`) as unknown as [
           { n: number },
@@ -67,7 +79,7 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
           insert into payments (id, merchant_id, mode, channel, reference, reference_kind, epoch,
             merchant_name, amount, fee, total, currency, language, status, success_url,
             failure_url, metadata, checkout_token_hash, order_number, expires_at,
-            locks_reference, product_label)
+            locks_reference, product_label, settle_lease, settle_lease_until)
           values (${payment.id}, ${payment.merchantId}, ${payment.mode}, ${payment.channel},
             ${payment.reference}, ${payment.referenceKind}, ${payment.epoch},
             ${payment.merchantName}, ${payment.amount}, ${payment.fee}, ${payment.total},
@@ -75,10 +87,26 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
             ${payment.successUrl}, ${payment.failureUrl},
             ${payment.metadata ? tx.json(payment.metadata as never) : null},
             ${payment.checkoutTokenHash}, ${orderNumberOf(n)}, ${payment.expiresAt},
-            ${payment.locksReference}, ${payment.productLabel})
+            ${payment.locksReference}, ${payment.productLabel}, ${lease?.id ?? null},
+            ${lease ? tx`now() + ${lease.ms} * interval '1 millisecond'` : null})
           on conflict do nothing
           returning *`;
         if (!rows[0]) return null;
+        if (idempotencyKey) {
+          const bound = await tx`
+            update idempotency_keys set payment_id = ${payment.id}
+            where merchant_id = ${payment.merchantId} and mode = ${payment.mode}
+              and key = ${idempotencyKey.key} and owner = ${idempotencyKey.owner}
+              and response is null
+            returning 1`;
+          // Thrown to roll the payment back: the retry that holds the key now runs it.
+          if (bound.length === 0) {
+            throw new AppError(
+              'IDEMPOTENCY409_KEY_REUSED',
+              'a retry with this Idempotency-Key took it over; its answer is the one to use',
+            );
+          }
+        }
         const record = toRecord(rows[0]);
         await addEvent(tx, 'payment.created', record);
         return record;
@@ -256,6 +284,39 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
       await sql`
         update payments set sweep_failures = ${failures}, next_sweep_at = ${nextAt}
         where id = ${id}`;
+    },
+
+    // ---- a registration taken over by a retry of its Idempotency-Key ----
+
+    /**
+     * Gives the attempt a new checkout token (hash): its first try died before anyone saw
+     * the old one. With `renumber`, also a new order number, for an attempt still pending
+     * without a card order: the first try may have registered the old number at the card
+     * network, which refuses it twice (that order's form was never shown to anyone). Null
+     * when the lease was lost, or `renumber` finds the attempt registered or decided.
+     */
+    async reissueCheckout(
+      id: string,
+      lease: Lease,
+      change: { checkoutTokenHash: Buffer; renumber: boolean },
+    ): Promise<PaymentRecord | null> {
+      const orderNumber = change.renumber
+        ? orderNumberOf(
+            (
+              (await sql`select nextval('order_numbers')::bigint as n`) as unknown as [
+                { n: number },
+              ]
+            )[0].n,
+          )
+        : null;
+      const [row] = await sql<Row[]>`
+        update payments
+        set checkout_token_hash = ${change.checkoutTokenHash},
+            order_number = coalesce(${orderNumber}, order_number), updated_at = now()
+        where id = ${id} and settle_lease = ${lease}
+          ${orderNumber ? sql`and status = 'pending' and cardnet_order_id is null` : sql``}
+        returning *`;
+      return row ? toRecord(row) : null;
     },
   };
 

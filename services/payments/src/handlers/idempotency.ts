@@ -14,6 +14,14 @@ const MAX_HOLD_MS = 5 * 60 * 1000;
 /** Codes whose answer is worth replaying for the same Idempotency-Key: not "retry later". */
 const TRANSIENT = new Set(['SERVICE503_UNAVAILABLE', 'INTERNAL500_ERROR']);
 
+/** The key a request runs under, and what an earlier try of it committed. */
+export interface HeldKey {
+  key: string;
+  owner: string;
+  /** The payment an earlier try of this registration committed before it died unanswered. */
+  paymentId: string | null;
+}
+
 export interface IdempotencyDeps {
   keys: IdempotencyRepository;
   logger: Logger;
@@ -27,15 +35,20 @@ export interface IdempotencyDeps {
  * with another request is refused. A key is held by its running request (a lease it
  * renews), so a retry never runs it a second time alongside the first; an answer that
  * says "retry later" leaves the key bound to its request for the retry to take over.
+ *
+ * An answer is sent only once it is stored: a try that died before storing it was never
+ * answered, so its retry may answer what that try committed in another way (a
+ * registration's payment with a new checkout link). `run` gets the key it runs under
+ * (null without one) to find or bind what it commits.
  */
 export async function idempotent<S extends z.ZodType>(
   deps: IdempotencyDeps,
   scope: MerchantScope,
   idempotency: { key: string; fingerprint: string } | undefined,
   reply: S,
-  run: () => Promise<z.infer<S>>,
+  run: (held: HeldKey | null) => Promise<z.infer<S>>,
 ): Promise<{ value: z.infer<S>; replayed: boolean }> {
-  if (!idempotency) return { value: await run(), replayed: false };
+  if (!idempotency) return { value: await run(null), replayed: false };
   const { keys, leaseMs } = deps;
   const { key } = idempotency;
   const claim = await keys.claim(scope, key, idempotency.fingerprint, leaseMs);
@@ -53,7 +66,7 @@ export async function idempotent<S extends z.ZodType>(
   }
   if (claim.kind === 'replay') return { value: replay(reply, claim.response), replayed: true };
 
-  const { owner } = claim;
+  const { owner, paymentId } = claim;
   const renewal = renewWhileRunning({
     leaseMs,
     maxHoldMs: MAX_HOLD_MS,
@@ -61,14 +74,15 @@ export async function idempotent<S extends z.ZodType>(
     logger: deps.logger,
     subject: { idempotencyKeyOwner: owner },
   });
+  let value: z.infer<S>;
   try {
-    const value = await run();
-    await keys.store(scope, key, owner, { ok: true, value });
-    return { value, replayed: false };
+    value = await run({ key, owner, paymentId });
+    if (!(await keys.store(scope, key, owner, { ok: true, value }))) throw takenOver();
   } catch (error) {
     if (error instanceof AppError && !TRANSIENT.has(error.code)) {
       const { code, message, details } = error;
-      await keys.store(scope, key, owner, { ok: false, error: { code, message, details } });
+      const answer = { ok: false as const, error: { code, message, details } };
+      if (!(await keys.store(scope, key, owner, answer))) throw takenOver();
     } else {
       await keys.letGo(scope, key, owner);
     }
@@ -76,6 +90,18 @@ export async function idempotent<S extends z.ZodType>(
   } finally {
     renewal.stop();
   }
+  return { value, replayed: false };
+}
+
+/**
+ * This request lost its key to a retry (it ran past its lease, paused): the retry's answer
+ * is the one the merchant gets, never this one (its checkout link may be dead by then).
+ */
+export function takenOver(): AppError {
+  return new AppError(
+    'IDEMPOTENCY409_KEY_REUSED',
+    'a retry with this Idempotency-Key took it over; its answer is the one to use',
+  );
 }
 
 function replay<S extends z.ZodType>(reply: S, stored: unknown): z.infer<S> {
