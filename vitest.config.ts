@@ -14,6 +14,7 @@ export default defineConfig({
             'libs/*/test/**/*.unit.test.ts',
             'services/*/test/**/*.unit.test.ts',
             'system/**/*.unit.test.ts',
+            'campaign/test/**/*.unit.test.ts',
           ],
         },
       },

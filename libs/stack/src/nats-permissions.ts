@@ -133,6 +133,7 @@ export function natsRoles(names: DurableNames = {}): Record<NatsUser, NatsRole> 
         'paymentsList',
         'paymentsCancel',
         'paymentsReportDaily',
+        'paymentsReconcile',
       ],
       publishes: ['payments'],
       ensures: ['payments'],
@@ -167,8 +168,9 @@ export function natsRoles(names: DurableNames = {}): Record<NatsUser, NatsRole> 
       serves: ['receiptEmailSend'],
       calls: ['paymentsGet'],
     },
-    // `dzpay qr create` asks qr-config for a code; the other commands use Postgres.
-    cli: { ...none, calls: ['qrCodeCreate'] },
+    // `dzpay qr create` asks qr-config for a code and `dzpay reconcile` asks payments for
+    // a reconciliation; the other commands use Postgres.
+    cli: { ...none, calls: ['qrCodeCreate', 'paymentsReconcile'] },
   };
 }
 

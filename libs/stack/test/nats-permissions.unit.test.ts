@@ -123,7 +123,7 @@ describe('the NATS role table', () => {
       const answered = permissions[user].publish.filter((s) => s.startsWith('_INBOX'));
       expect(answered, user).toEqual(callers.map((caller) => `${inboxOf(caller)}.>`));
     }
-    expect(repliesTo(roles, 'payments')).toEqual(['gateway', 'receipts']);
+    expect(repliesTo(roles, 'payments')).toEqual(['gateway', 'receipts', 'cli']);
     expect(repliesTo(roles, 'qr-config')).toEqual(['gateway', 'cli']);
     expect(repliesTo(roles, 'gateway')).toEqual([]);
     expect(permissions.receipts.publish).not.toContain(`${inboxOf('cli')}.>`);

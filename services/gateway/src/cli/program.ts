@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AccountsRepository } from '../adapters/accounts-repository.ts';
 import type { DashboardUsers } from '../adapters/dashboard-users.ts';
+import { addReconcileCommand } from './reconcile-command.ts';
 import { addUserCommands } from './user-commands.ts';
 import { issueApiKey } from '../domain/api-key.ts';
 import {
@@ -56,11 +57,12 @@ const modeOption = () =>
 
 /**
  * `pnpm dzpay …`: the admin command line. It manages merchants and keys in the
- * accounts schema and asks qr-config, over NATS, to create QR codes.
+ * accounts schema, asks qr-config, over NATS, to create QR codes, and payments to
+ * reconcile with the card networks.
  */
 export function buildProgram(deps: CliDeps): Command {
   const program = new Command('dzpay')
-    .description('dzpay administration: merchants, API keys, QR codes')
+    .description('dzpay administration: merchants, API keys, QR codes, reconciliation')
     .option('--json', 'print results as JSON')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
@@ -299,6 +301,14 @@ export function buildProgram(deps: CliDeps): Command {
       });
       out(code, `QR code ${code.token} created (${code.mode})`);
     });
+
+  addReconcileCommand(program, {
+    nats: deps.nats,
+    natsPrefix: deps.natsPrefix,
+    print: deps.print,
+    json: () => program.opts<{ json?: boolean }>().json === true,
+    fail: (message, exitCode) => program.error(message, { exitCode }),
+  });
 
   addUserCommands(program, {
     users: deps.dashboardUsers,
