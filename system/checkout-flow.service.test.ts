@@ -1,4 +1,9 @@
-import { PaymentView, RegisteredPayment, StandardError } from '@dzpay/contracts';
+import {
+  PaymentsRefundReply,
+  PaymentView,
+  RegisteredPayment,
+  StandardError,
+} from '@dzpay/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARDS, payByHttp } from './payer.ts';
 import { eventTypesOf } from './payment-events.ts';
@@ -202,7 +207,7 @@ describe('POST /api/v1/payments/{id}/refund', () => {
     expect(StandardError.parse(await otherBody.json()).errorCode).toBe('IDEMPOTENCY409_KEY_REUSED');
   });
 
-  it('counts a refund made at the card network outside dzpay, and refunds only the rest', async () => {
+  it('refunds only the rest of a refund made at the card network outside dzpay, and never counts it as its own', async () => {
     const payment = await registered();
     const { orderId } = await payByHttp(payment.checkoutUrl, CARDS.approved);
     // The card network refunds 30 000 behind our back (its back office, say). A refund
@@ -219,10 +224,15 @@ describe('POST /api/v1/payments/{id}/refund', () => {
       }).toString(),
     });
     const rest = await refund(payment.id);
-    const final = PaymentView.parse(((await rest.json()) as { data: unknown }).data);
-    expect(final).toMatchObject({ status: 'refunded', refundedAmount: 150_000 });
+    expect(rest.status).toBe(200);
+    const final = PaymentsRefundReply.parse(((await rest.json()) as { data: unknown }).data);
+    // dzpay's refunded amount is its own refunds' (the 30 000 is the reconciliation's
+    // alarm, never absorbed); it asked only what was left.
+    expect(final).toMatchObject({ refundedAmount: 120_000, refund: { amount: 120_000 } });
     // The card network paid back the total once: 30 000 then the remaining 120 000.
     expect(await sandboxOrderStatus(stack.sandbox!.url, orderId)).toBe(4);
+    const more = await refund(payment.id);
+    expect(more.status).toBe(400);
   });
 
   it('refuses to refund a payment that did not succeed: 409 PAYMENT_INSTANCE409_NOT_REFUNDABLE', async () => {

@@ -3,6 +3,7 @@ import {
   DeliveryResponse,
   PaymentResponse,
   ReceiptEmailResponse,
+  RefundResponseBody,
   RegisterPaymentResponse,
   SetQrConfigResponse,
   StandardError,
@@ -11,6 +12,7 @@ import {
   type DeliveryView,
   type EmailReceiptBody,
   type ErrorCode,
+  type PaymentsRefundReply,
   type PaymentView,
   type ReceiptEmailResult,
   type RefundPaymentBody,
@@ -120,16 +122,20 @@ export function dzpayClient(options: DzpayClientOptions) {
       });
       return answer.data;
     },
-    /** POST /api/v1/payments/{id}/refund: the whole remaining amount unless `amount` says less. */
+    /**
+     * POST /api/v1/payments/{id}/refund: the whole remaining amount unless `amount` says
+     * less. `refund.status` is `pending` (HTTP 202) while the card network has not
+     * confirmed it: send the same Idempotency-Key again later to learn its outcome.
+     */
     async refundPayment(
       id: string,
       body: RefundPaymentBody = {},
       options?: IdempotencyOptions,
-    ): Promise<PaymentView> {
+    ): Promise<PaymentsRefundReply> {
       const answer = await call(
         'POST',
         `/api/v1/payments/${segment(id)}/refund`,
-        { status: 200, schema: PaymentResponse },
+        { status: [200, 202], schema: RefundResponseBody },
         body,
         idempotency(options),
       );

@@ -12,7 +12,8 @@ export interface ClientTransport {
   call: <S extends z.ZodType>(
     method: HttpMethod,
     path: string,
-    success: { status: number; schema: S } | { status: 204 },
+    /** The answer's status (or one of them) and the schema of its body. */
+    success: { status: number | readonly number[]; schema: S } | { status: 204 },
     body?: unknown,
     extraHeaders?: Record<string, string>,
   ) => Promise<z.infer<S>>;
@@ -52,7 +53,9 @@ export function clientTransport(options: DzpayClientOptions): ClientTransport {
       const response = await raw(method, path, extraHeaders, body);
       const text = await response.text();
       const parsed: unknown = text === '' ? undefined : JSON.parse(text);
-      if (response.status !== success.status) {
+      const expected: readonly number[] =
+        typeof success.status === 'number' ? [success.status] : success.status;
+      if (!expected.includes(response.status)) {
         throw new DzpayError(response.status, parsed, response.headers.get('retry-after'));
       }
       return 'schema' in success ? success.schema.parse(parsed) : (undefined as never);

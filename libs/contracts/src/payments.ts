@@ -116,6 +116,12 @@ export const PaymentView = PaymentBasics.extend({
   maskedPan: z.string().nullable(),
   failureReason: z.string().nullable(),
   refundedAmount: z.int(),
+  /**
+   * Centimes of a refund asked of the card network whose outcome is not known yet (its
+   * answer was lost); 0 otherwise. It becomes refundedAmount, with payment.refunded,
+   * once the network's order shows it.
+   */
+  pendingRefundAmount: z.int(),
   paidAt: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
@@ -167,6 +173,20 @@ export type PaymentsRegisterReply = z.infer<typeof PaymentsRegisterReply>;
 
 export const PaymentsGetRequest = MerchantScope.extend({ id: z.string() });
 export type PaymentsGetRequest = z.infer<typeof PaymentsGetRequest>;
+
+/** The refund a refund request made or found (its Idempotency-Key's). */
+export const RefundView = z.object({
+  id: z.uuid(),
+  /** Centimes. */
+  amount: z.int(),
+  /** pending: asked of the card network, its outcome not known yet (HTTP 202). */
+  status: z.enum(['pending', 'succeeded']),
+});
+export type RefundView = z.infer<typeof RefundView>;
+
+/** `data` of the answer to POST /api/v1/payments/{id}/refund: the payment, and the refund. */
+export const PaymentsRefundReply = PaymentView.extend({ refund: RefundView });
+export type PaymentsRefundReply = z.infer<typeof PaymentsRefundReply>;
 
 export const PaymentsRefundRequest = MerchantScope.extend({
   id: z.string(),

@@ -22,13 +22,15 @@ import {
   CheckoutTokenRequest,
   CheckoutView,
   PaymentsGetRequest,
+  PaymentsRefundReply,
   PaymentsRefundRequest,
   PaymentsRegisterReply,
   PaymentsRegisterRequest,
   PaymentView,
 } from './payments.ts';
 import { ReceiptEmailRequest, ReceiptEmailResult } from './receipts.ts';
-import { StatusRecord, StatusReferenceRequest } from './status.ts';
+import { ReconcileRequest, ReconciliationReport } from './reconciliation.ts';
+import { StatusReferenceRequest, StatusReply } from './status.ts';
 import {
   DeliveriesOfPaymentReply,
   DeliveriesOfPaymentRequest,
@@ -50,11 +52,11 @@ export const Rpc = {
   qrCodeCreate: rpc('qr.code.create', QrCodeCreateRequest, QrCodeCreateReply),
   paymentsRegister: rpc('payments.register', PaymentsRegisterRequest, PaymentsRegisterReply),
   paymentsGet: rpc('payments.get', PaymentsGetRequest, PaymentView),
-  paymentsRefund: rpc('payments.refund', PaymentsRefundRequest, PaymentView),
+  paymentsRefund: rpc('payments.refund', PaymentsRefundRequest, PaymentsRefundReply),
   checkoutView: rpc('payments.checkout.view', CheckoutTokenRequest, CheckoutView),
   checkoutStart: rpc('payments.checkout.start', CheckoutTokenRequest, CheckoutStartReply),
   checkoutReturn: rpc('payments.checkout.return', CheckoutReturnRequest, CheckoutView),
-  statusReferenceGet: rpc('status.reference.get', StatusReferenceRequest, StatusRecord),
+  statusReferenceGet: rpc('status.reference.get', StatusReferenceRequest, StatusReply),
   productLookup: rpc('payments.product.lookup', ProductLookupRequest, PartnerProduct),
   attemptStart: rpc('payments.attempts.start', AttemptStartRequest, AttemptStartReply),
   deliveriesOfPayment: rpc(
@@ -64,6 +66,7 @@ export const Rpc = {
   ),
   deliveryReplay: rpc('webhooks.deliveries.replay', DeliveryReplayRequest, DeliveryView),
   receiptEmailSend: rpc('receipts.email.send', ReceiptEmailRequest, ReceiptEmailResult),
+  paymentsReconcile: rpc('payments.reconcile', ReconcileRequest, ReconciliationReport),
   ...BackOfficePaymentsRpc,
   ...BackOfficeWebhooksRpc,
   ...BackOfficeQrRpc,

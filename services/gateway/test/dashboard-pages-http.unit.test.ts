@@ -35,6 +35,7 @@ const payment: PaymentListItem = {
   maskedPan: '628058******0009',
   failureReason: null,
   refundedAmount: 0,
+  pendingRefundAmount: 0,
   paidAt: '2026-11-20T10:02:00.000Z',
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:02:00.000Z',

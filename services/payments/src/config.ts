@@ -48,10 +48,49 @@ export const PaymentsEnv = BaseEnv.extend({
   /** The same for an Idempotency-Key held by a running request. */
   IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(1_000).default(10_000),
   /**
-   * A refund whose answer was lost is asked of the card network again only after this
-   * long without a word (longer than any call may still be on its way there).
+   * How often the sweeper looks again at a refund whose answer was lost (it is read from
+   * the order's refund history, never asked again).
    */
   REFUND_QUIET_MS: z.coerce.number().int().positive().default(30_000),
+  /**
+   * A refund asked of the card network whose answer was lost, and which its order's
+   * history still does not show this long after, is taken as never made (the merchant
+   * may refund again); one that lands later still is raised by the reconciler.
+   */
+  REFUND_HORIZON_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60 * 60 * 1000),
+  /**
+   * An attempt still undecided this long after its window closed (its order cannot be
+   * read: credentials refused, the network failing) is logged at error level and counted
+   * in dzpay_settlement_overdue, which alerts (docs/runbook.md).
+   */
+  OVERDUE_ALERT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60 * 1000),
+  /**
+   * How often payments reconciles dzpay's records with every order the card networks
+   * hold (docs/runbook.md, Reconciliation); one replica runs at a time, the first run one
+   * interval after start.
+   */
+  RECONCILIATION_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60 * 60 * 1000),
+  /**
+   * How far back each scheduled reconciliation looks: orders registered in the last …
+   * Longer than the time a late payment or a lost refund can take to show.
+   */
+  RECONCILIATION_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2 * 86_400_000),
   /**
    * Product lookups may reach loopback and private addresses (a developer's machine,
    * the tests). Off by default; no deployment sets it (docs/partner-requests.md).

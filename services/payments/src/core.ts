@@ -21,22 +21,35 @@ export function paymentsCore(deps: {
   cardNetworks: Record<'test' | 'live', CardNetwork>;
   config: Pick<
     PaymentsEnv,
-    'SETTLE_LEASE_MS' | 'IDEMPOTENCY_LEASE_MS' | 'REFUND_QUIET_MS' | 'SECRETS_KEY'
+    | 'SETTLE_LEASE_MS'
+    | 'IDEMPOTENCY_LEASE_MS'
+    | 'REFUND_QUIET_MS'
+    | 'REFUND_HORIZON_MS'
+    | 'CARDNET_TIMEOUT_MS'
+    | 'SECRETS_KEY'
   >;
   clock?: () => Date;
+  /** Money the card network refunded beyond dzpay's intents (the service counts it). */
+  onUnexplainedRefund?: (paymentId: string, amount: number) => void;
 }) {
   const { sql, logger, cardNetworks, config } = deps;
   const clock = deps.clock ?? (() => new Date());
   const repository = paymentsRepository(sql, clock);
   const refunds = refundsRepository(sql, clock);
   const keys = idempotencyRepository(sql, secretsKey(config.SECRETS_KEY));
-  const withSettlement = settlementRunner({ repository, logger, leaseMs: config.SETTLE_LEASE_MS });
+  const withSettlement = settlementRunner({
+    repository,
+    logger,
+    leaseMs: config.SETTLE_LEASE_MS,
+    callMs: config.CARDNET_TIMEOUT_MS,
+  });
   const executor = refundExecutor({
     refunds,
     cardNetworks,
     logger,
     clock,
-    quietMs: config.REFUND_QUIET_MS,
+    horizonMs: config.REFUND_HORIZON_MS,
+    ...(deps.onUnexplainedRefund ? { onUnexplainedRefund: deps.onUnexplainedRefund } : {}),
   });
   const settle = settler({
     repository,

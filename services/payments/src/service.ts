@@ -12,6 +12,9 @@ import {
   type Runtime,
 } from '@dzpay/platform';
 import { referenceLockMetrics } from './adapters/lock-metrics.ts';
+import { settlementMetrics } from './adapters/settlement-metrics.ts';
+import { reconciliationMetrics } from './adapters/reconciliation-metrics.ts';
+import { reconciliationRepository } from './adapters/reconciliation-repository.ts';
 import { measuredCardNetworks } from './adapters/cardnet/measured-card-network.ts';
 import { satimCardNetwork } from './adapters/cardnet/satim-client.ts';
 import { unconfiguredCardNetwork } from './adapters/unconfigured-card-network.ts';
@@ -24,7 +27,10 @@ import { serveBackOfficeHandlers } from './handlers/back-office-handlers.ts';
 import { serveReportHandlers } from './handlers/report-handlers.ts';
 import { serveCheckoutHandlers } from './handlers/checkout-handlers.ts';
 import { servePaymentsHandlers } from './handlers/payments-handlers.ts';
+import { serveReconcileHandler } from './handlers/reconcile-handlers.ts';
+import { reconciler } from './handlers/reconciler.ts';
 import { startSweeper } from './jobs/sweeper.ts';
+import { startReconciliationSchedule } from './jobs/reconciliation-schedule.ts';
 import { migrations } from './migrations.ts';
 
 /**
@@ -78,7 +84,14 @@ export async function startPayments(
     },
     runtime.ops.registry,
   );
-  const core = paymentsCore({ sql, logger, cardNetworks, config });
+  const settlementWatch = settlementMetrics(runtime.ops.registry, sql, config.OVERDUE_ALERT_MS);
+  const core = paymentsCore({
+    sql,
+    logger,
+    cardNetworks,
+    config,
+    onUnexplainedRefund: () => settlementWatch.unexplainedRefund(),
+  });
   const { clock, repository, refunds, keys, settle } = core;
   const prefix = config.NATS_PREFIX;
   const partnerClient = partnerHttpClient({
@@ -97,6 +110,17 @@ export async function startPayments(
     }),
     client: partnerClient,
     logger,
+  });
+
+  const reconciliation = reconciler({
+    store: reconciliationRepository(sql),
+    repository,
+    withSettlement: core.withSettlement,
+    // A mode without a card network configured is reported as skipped, never asked.
+    cardNetworks: config.CARDNET_LIVE_URL ? cardNetworks : { test: cardNetworks.test },
+    logger,
+    clock,
+    onReport: reconciliationMetrics(runtime.ops.registry).record,
   });
 
   const servers = [
@@ -132,6 +156,7 @@ export async function startPayments(
     })),
     ...(await serveBackOfficeHandlers({ nats, prefix, sql, logger, clock }, core)),
     ...(await serveReportHandlers({ nats, prefix, sql, logger, clock }, core)),
+    await serveReconcileHandler({ nats, prefix, logger, clock }, reconciliation),
   ];
   const sweeper = startSweeper({
     repository,
@@ -141,6 +166,14 @@ export async function startPayments(
     intervalMs: config.SWEEP_INTERVAL_MS,
     staleAfterMs: config.RECONCILE_AFTER_MS,
     refundQuietMs: config.REFUND_QUIET_MS,
+    overdueMs: config.OVERDUE_ALERT_MS,
+  });
+  const reconciliationSchedule = startReconciliationSchedule({
+    reconciler: reconciliation,
+    intervalMs: config.RECONCILIATION_INTERVAL_MS,
+    windowMs: config.RECONCILIATION_WINDOW_MS,
+    logger,
+    clock,
   });
   const relay = await startOutboxRelay({
     sql,
@@ -161,6 +194,7 @@ export async function startPayments(
   runtime.onStop(async () => {
     await Promise.all(servers.map((server) => server.stop()));
     await sweeper.stop();
+    await reconciliationSchedule.stop();
     partnerClient.close();
     await relay.flush();
     await relay.stop();

@@ -159,13 +159,18 @@ describe('registration', () => {
     const first = order();
     await network.register(first);
     const error = await rejection(network.register({ ...first, amount: 200_000 }));
-    expect(error).toMatchObject({ kind: 'rejected', errorCode: '1', operation: 'register' });
+    expect(error).toMatchObject({
+      kind: 'refused',
+      errorCode: '1',
+      meaning: 'duplicate-order-number',
+      operation: 'register',
+    });
   });
 
   it('rejects wrong credentials with errorCode 5, never repeating them', async () => {
     const intruder = satimCardNetwork({ ...options, password: 'not-the-password' });
     const error = await rejection(intruder.register(order()));
-    expect(error).toMatchObject({ kind: 'rejected', errorCode: '5' });
+    expect(error).toMatchObject({ kind: 'refused', errorCode: '5', meaning: 'access-denied' });
     expect(`${error.message} ${String(error.cause)}`).not.toContain('not-the-password');
   });
 
@@ -215,24 +220,29 @@ describe('the timeout card', () => {
 });
 
 describe('refunds', () => {
-  it('keep a partly refunded order deposited, then make it refunded', async () => {
+  it('make the order refunded from the first, partial one on, each in its history', async () => {
     const { orderId, formUrl } = await network.register(order());
     await payOnForm(formUrl, { pan: APPROVED });
 
     const partly = await network.refund(orderId, 50_000);
-    expect(partly).toMatchObject({ state: 'deposited', refundedAmount: 50_000 });
+    expect(partly).toMatchObject({ state: 'refunded', refundedAmount: 50_000 });
     const fully = await network.refund(orderId, 100_000);
     expect(fully).toMatchObject({ state: 'refunded', refundedAmount: 150_000 });
+    expect(fully.refunds?.map((r) => r.amount)).toEqual([50_000, 100_000]);
+    const [first, second] = fully.refunds!;
+    expect(first!.reference).toMatch(/^\d{12}$/);
+    expect(second!.reference).not.toBe(first!.reference);
+    expect(first!.at!.getTime()).toBeLessThanOrEqual(second!.at!.getTime());
 
     const error = await rejection(network.refund(orderId, 1));
-    expect(error).toMatchObject({ kind: 'rejected', errorCode: '7' });
+    expect(error).toMatchObject({ kind: 'refused', errorCode: '7', meaning: 'not-allowed' });
   });
 
   it('refuse more than the order amount', async () => {
     const { orderId, formUrl } = await network.register(order());
     await payOnForm(formUrl, { pan: APPROVED });
     const error = await rejection(network.refund(orderId, 150_001));
-    expect(error).toMatchObject({ kind: 'rejected', errorCode: '7' });
+    expect(error).toMatchObject({ kind: 'refused', errorCode: '7' });
     expect((await network.status(orderId)).refundedAmount).toBe(0);
   });
 });
@@ -256,7 +266,52 @@ describe('reversal', () => {
     const { orderId, formUrl } = await network.register(order());
     await payOnForm(formUrl, { pan: '6280580000000017' });
     const error = await rejection(network.reverse(orderId));
-    expect(error).toMatchObject({ kind: 'rejected', errorCode: '7' });
+    expect(error).toMatchObject({ kind: 'refused', errorCode: '7' });
+  });
+});
+
+describe('what an errorCode means', () => {
+  it('reads "order not found" (6) as an unknown order, and only that', async () => {
+    const error = await rejection(network.status('no-such-order'));
+    expect(error).toMatchObject({ kind: 'order-unknown', errorCode: '6' });
+  });
+
+  it('reads access denied on a status read as refused, never as an unknown order', async () => {
+    const { orderId } = await network.register(order());
+    const intruder = satimCardNetwork({ ...options, password: 'rotated-password' });
+    const error = await rejection(intruder.status(orderId));
+    expect(error).toMatchObject({ kind: 'refused', errorCode: '5', meaning: 'access-denied' });
+    expect(error.outcomeUnknown).toBe(false);
+  });
+
+  it("takes SATIM's confirmation of a declined order (ErrorCode 3) as a verdict", async () => {
+    const { orderId, formUrl } = await network.register(order());
+    await payOnForm(formUrl, { pan: '6280580000000017' });
+    expect(await network.confirm(orderId)).toMatchObject({ state: 'declined' });
+    // Confirmed again (ErrorCode 2 once paid; 3 again here): still a verdict.
+    expect(await network.confirm(orderId)).toMatchObject({ state: 'declined' });
+  });
+});
+
+describe('the orders the network holds', () => {
+  it('lists them by registration time, page by page, with our payment id', async () => {
+    const from = new Date(Date.now() + clockOffsetMs - 1_000);
+    const registered: string[] = [];
+    for (let i = 0; i < 3; i++) registered.push((await network.register(order())).orderId);
+    const to = new Date(Date.now() + clockOffsetMs + 1_000);
+    const first = await network.orders({ from, to, page: 0, size: 2 });
+    expect(first.orders).toHaveLength(2);
+    expect(first.totalCount).toBeGreaterThanOrEqual(3);
+    const listed = [...first.orders];
+    for (let page = 1; listed.length < first.totalCount; page++) {
+      listed.push(...(await network.orders({ from, to, page, size: 2 })).orders);
+    }
+    expect(new Set(listed.map((o) => o.orderId)).size).toBe(first.totalCount);
+    for (const orderId of registered) expect(listed.map((o) => o.orderId)).toContain(orderId);
+    expect(listed.find((o) => o.orderId === registered[0])).toMatchObject({
+      udf1: 'REF-1',
+      state: 'registered',
+    });
   });
 });
 

@@ -1,7 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sandboxControl, type SandboxControl } from '@dzpay/cardnet-sandbox/control';
 import { startSandbox, type Sandbox } from '@dzpay/cardnet-sandbox/service';
-import { Rpc, type MerchantTerms, type PaymentView } from '@dzpay/contracts';
+import {
+  Rpc,
+  type MerchantTerms,
+  type PaymentsRefundReply,
+  type PaymentView,
+} from '@dzpay/contracts';
 import { connectPostgres, requestRpc, type Runtime, type Sql } from '@dzpay/platform';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { loopbackOnlyConnect } from '@dzpay/testkit/loopback-connect';
@@ -37,7 +42,7 @@ export interface PaymentsHarness {
   /** The payer's return from the card form: settlement confirms the order. */
   comeBack(paymentId: string): Promise<{ status: string }>;
   get(id: string): Promise<PaymentView>;
-  refund(id: string, options?: { amount?: number; key?: string }): Promise<PaymentView>;
+  refund(id: string, options?: { amount?: number; key?: string }): Promise<PaymentsRefundReply>;
   /**
    * refund.do on the order acts but its answer is lost, and so are the next `lostReads`
    * status reads of it; the one read made before the refund goes through.
@@ -54,7 +59,12 @@ export interface PaymentsHarness {
 }
 
 /** What medium tests build their own core and sweeper with (the service's defaults, shorter). */
-const CORE_CONFIG = { SETTLE_LEASE_MS: 10_000, IDEMPOTENCY_LEASE_MS: 10_000 };
+const CORE_CONFIG = {
+  SETTLE_LEASE_MS: 10_000,
+  IDEMPOTENCY_LEASE_MS: 10_000,
+  CARDNET_TIMEOUT_MS: 2_000,
+  REFUND_HORIZON_MS: 60 * 60 * 1000,
+};
 
 export interface Registered {
   paymentId: string;

@@ -72,7 +72,7 @@ export function paymentsRoutes(app: FastifyInstance, deps: PaymentsRoutesDeps): 
   app.post<{ Params: { id: string } }>(
     '/api/v1/payments/:id/refund',
     routeOptions,
-    async (request) => {
+    async (request, reply) => {
       const { scope } = authOf(request);
       const parsed = parseRefund(request.body);
       if (!parsed.ok) throw ValidationFailure.of(parsed.error);
@@ -89,6 +89,15 @@ export function paymentsRoutes(app: FastifyInstance, deps: PaymentsRoutesDeps): 
         },
         rpcOptions,
       );
+      // Asked of the card network, its answer not known yet: accepted, not done.
+      if (data.refund.status === 'pending') {
+        reply.code(202);
+        return {
+          statusCode: 202,
+          message: 'Refund pending: the card network has not confirmed it yet',
+          data,
+        };
+      }
       return {
         statusCode: 200,
         message: data.status === 'refunded' ? 'Payment refunded' : 'Payment partially refunded',

@@ -8,6 +8,32 @@ import { httpStatusOf } from '@dzpay/contracts';
 const PAYMENT_ID = '2f1c3a52-6a1e-4a55-9d0f-0f4b8a6e2c11';
 const AT = '2026-11-21T10:00:00.000Z';
 
+/** A paid payment as the API shows it. */
+const PAYMENT_DATA = {
+  id: PAYMENT_ID,
+  reference: 'ORDER-1042',
+  amount: 250_000,
+  fees: 50,
+  total: 255_000,
+  currency: 'DZD',
+  language: 'fr',
+  expiresAt: '2026-11-21T10:15:00.000Z',
+  status: 'success',
+  successUrl: 'https://shop.example.dz/merci?cart=42',
+  failureUrl: 'https://shop.example.dz/echec',
+  metadata: { cartId: 'C-42' },
+  orderId: 'b7c0e6a4-5d1f-4c1e-9a7b-3f2e1d0c9b8a',
+  approvalCode: '482910',
+  maskedPan: '628058******0009',
+  failureReason: null,
+  refundedAmount: 0,
+  pendingRefundAmount: 0,
+  paidAt: '2026-11-21T10:03:12.000Z',
+  createdAt: AT,
+  updatedAt: '2026-11-21T10:03:12.000Z',
+} as const;
+const REFUND_ID = '9a1d6e2c-4b3f-4e7a-8c5d-1f0e2d3c4b5a';
+
 export const examples = {
   setQrConfig: {
     token: 'QRAY674KF1K1BX34DN2RPY',
@@ -44,30 +70,29 @@ export const examples = {
   payment: {
     statusCode: 200,
     message: 'Payment found',
-    data: {
-      id: PAYMENT_ID,
-      reference: 'ORDER-1042',
-      amount: 250_000,
-      fees: 50,
-      total: 255_000,
-      currency: 'DZD',
-      language: 'fr',
-      expiresAt: '2026-11-21T10:15:00.000Z',
-      status: 'success',
-      successUrl: 'https://shop.example.dz/merci?cart=42',
-      failureUrl: 'https://shop.example.dz/echec',
-      metadata: { cartId: 'C-42' },
-      orderId: 'b7c0e6a4-5d1f-4c1e-9a7b-3f2e1d0c9b8a',
-      approvalCode: '482910',
-      maskedPan: '628058******0009',
-      failureReason: null,
-      refundedAmount: 0,
-      paidAt: '2026-11-21T10:03:12.000Z',
-      createdAt: AT,
-      updatedAt: '2026-11-21T10:03:12.000Z',
-    },
+    data: PAYMENT_DATA,
   },
   refund: { amount: 100_000 },
+  refunded: {
+    statusCode: 200,
+    message: 'Payment partially refunded',
+    data: {
+      ...PAYMENT_DATA,
+      refundedAmount: 100_000,
+      updatedAt: '2026-11-21T11:20:05.000Z',
+      refund: { id: REFUND_ID, amount: 100_000, status: 'succeeded' },
+    },
+  },
+  refundPending: {
+    statusCode: 202,
+    message: 'Refund pending: the card network has not confirmed it yet',
+    data: {
+      ...PAYMENT_DATA,
+      pendingRefundAmount: 100_000,
+      updatedAt: '2026-11-21T11:20:05.000Z',
+      refund: { id: REFUND_ID, amount: 100_000, status: 'pending' },
+    },
+  },
   receiptEmail: { email: 'amina@example.dz' },
   receiptSent: {
     statusCode: 200,
@@ -226,6 +251,10 @@ const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Record<stri
   PAYMENT_INSTANCE409_NOT_REFUNDABLE: {
     message: 'payment cannot be refunded',
     details: { status: 'created' },
+  },
+  PAYMENT_INSTANCE409_REFUND_PENDING: {
+    message: 'another refund of this payment awaits the card network; retry later',
+    details: { id: '3b9e4c1d-2a7f-4e8b-9c6d-5a4b3c2d1e0f', pendingRefundAmount: 100_000 },
   },
   CHECKOUT404_NOT_FOUND: { message: 'checkout link not found' },
   PARTNER404_PRODUCT_NOT_FOUND: { message: 'the partner does not know this reference' },

@@ -3,6 +3,8 @@ import {
   DeliveryResponse,
   EmailReceiptBody,
   PaymentResponse,
+  RefundPendingResponse,
+  RefundResponse,
   ReceiptEmailResponse,
   RefundPaymentBody,
   RegisterPaymentBody,
@@ -228,9 +230,16 @@ export const OPERATIONS: readonly OperationSpec[] = [
     body: { schema: RefundPaymentBody, example: examples.refund, required: false },
     responses: {
       200: {
-        description: 'refunded (status `refunded`) or partly refunded',
-        json: PaymentResponse,
-        example: examples.payment,
+        description:
+          'refunded (status `refunded`) or partly refunded; `refund` is the refund this request made, or the one its Idempotency-Key names',
+        json: RefundResponse,
+        example: examples.refunded,
+      },
+      202: {
+        description:
+          'asked of the card network, its answer lost: `refund.status` is `pending` and the payment shows `pendingRefundAmount`. dzpay never asks the card network twice for one refund; it reads the outcome from the order. Send the same Idempotency-Key again later (or wait for payment.refunded) to learn it',
+        json: RefundPendingResponse,
+        example: examples.refundPending,
       },
       400: {
         description: 'the amount is malformed or more than what is left',
@@ -243,8 +252,12 @@ export const OPERATIONS: readonly OperationSpec[] = [
       },
       409: {
         description:
-          'the payment cannot be refunded, or the Idempotency-Key was used with another body',
-        errors: ['PAYMENT_INSTANCE409_NOT_REFUNDABLE', 'IDEMPOTENCY409_KEY_REUSED'],
+          'the payment cannot be refunded, another refund of it is pending at the card network (retry later), or the Idempotency-Key was used with another body',
+        errors: [
+          'PAYMENT_INSTANCE409_NOT_REFUNDABLE',
+          'PAYMENT_INSTANCE409_REFUND_PENDING',
+          'IDEMPOTENCY409_KEY_REUSED',
+        ],
       },
       429: rateLimited,
       500: internal,

@@ -14,14 +14,22 @@ interface IntentRow {
   idempotency_key: string | null;
   state: RefundIntent['state'];
   base_refunded: number;
+  asked_at: Date | null;
+  network_reference: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
+/** How an intent ended. */
+export type IntentEnd =
+  /** It happened; `entry` is the refund history entry that is it, when known. */
+  { state: 'succeeded'; entry: string | null } | { state: 'failed'; error: string };
+
 /**
  * Refund intents (table `refunds`): every refund dzpay makes is written here before the
- * card network is asked, so a lost answer leaves an intent to complete, never a reason
- * to refund again. Writes are made under the payment's settlement lease.
+ * card network is asked, and marked asked just before, so a lost answer leaves an intent
+ * to decide from the order's refund history, never a reason to refund again. Writes are
+ * made under the payment's settlement lease.
  */
 export function refundsRepository(sql: Sql, clock: () => Date = () => new Date()) {
   /**
@@ -61,8 +69,9 @@ export function refundsRepository(sql: Sql, clock: () => Date = () => new Date()
     },
 
     /**
-     * Writes an intent, committed before the card network is asked. Null when the lease
-     * was lost or another intent of the payment is still open.
+     * Writes an intent, committed before the card network is asked, and shows its amount
+     * as pending on the payment. Null when the lease was lost or another intent of the
+     * payment is still open.
      */
     async create(
       payment: PaymentRecord,
@@ -74,32 +83,48 @@ export function refundsRepository(sql: Sql, clock: () => Date = () => new Date()
         baseRefunded: number;
       },
     ): Promise<RefundIntent | null> {
+      return sql.begin(async (tx) => {
+        const [row] = await tx<IntentRow[]>`
+          insert into refunds (id, payment_id, merchant_id, mode, amount, reason, idempotency_key,
+            state, base_refunded)
+          select ${randomUUID()}, ${payment.id}, ${payment.merchantId}, ${payment.mode},
+            ${intent.amount}, ${intent.reason}, ${intent.idempotencyKey}, 'requested',
+            ${intent.baseRefunded}
+          from payments where id = ${payment.id} and settle_lease = ${lease}
+          on conflict do nothing
+          returning *`;
+        if (!row) return null;
+        await tx`update payments set pending_refund = ${intent.amount} where id = ${payment.id}`;
+        return toIntent(row);
+      });
+    },
+
+    /**
+     * Marks an intent as sent, just before refund.do goes out; from then on it is never
+     * sent again. Null when the lease was lost or the intent is no longer open.
+     */
+    async markAsked(intent: RefundIntent, lease: Lease): Promise<RefundIntent | null> {
       const [row] = await sql<IntentRow[]>`
-        insert into refunds (id, payment_id, merchant_id, mode, amount, reason, idempotency_key,
-          state, base_refunded)
-        select ${randomUUID()}, ${payment.id}, ${payment.merchantId}, ${payment.mode},
-          ${intent.amount}, ${intent.reason}, ${intent.idempotencyKey}, 'requested',
-          ${intent.baseRefunded}
-        from payments where id = ${payment.id} and settle_lease = ${lease}
-        on conflict do nothing
-        returning *`;
+        update refunds r set asked_at = coalesce(r.asked_at, now()), updated_at = now()
+        from payments p
+        where r.id = ${intent.id} and r.state = 'requested'
+          and p.id = r.payment_id and p.settle_lease = ${lease}
+        returning r.*`;
       return row ? toIntent(row) : null;
     },
 
     /**
      * Ends an intent. A merchant's refund that happened is added to the payment's
-     * refunded amount in the same transaction (or the card network's count, when it read
-     * higher: what the payer got back, refunds made outside dzpay included); one that
-     * refunds the rest of a success makes it `refunded`. Every one that added to the
-     * refunded amount, partial or full, publishes its own payment.refunded.
-     * Answers the payment as it is after; null when the intent was already ended or the
-     * lease was lost.
+     * refunded amount in the same transaction (dzpay's own count: what the card network
+     * shows beyond it is an alarm, never absorbed); one that refunds the rest of a success
+     * makes it `refunded`. Every one that added to the refunded amount, partial or full,
+     * publishes its own payment.refunded. Answers the payment as it is after; null when
+     * the intent was already ended or the lease was lost.
      */
     async complete(
       intent: RefundIntent,
       lease: Lease,
-      outcome:
-        { state: 'succeeded'; networkRefunded?: number } | { state: 'failed'; error: string },
+      end: IntentEnd,
     ): Promise<PaymentRecord | null> {
       return sql.begin(async (tx) => {
         const [payment] = await tx<Row[]>`
@@ -108,22 +133,21 @@ export function refundsRepository(sql: Sql, clock: () => Date = () => new Date()
         if (!payment) return null;
         const ended = await tx`
           update refunds
-          set state = ${outcome.state}, updated_at = now(),
-              error = ${outcome.state === 'failed' ? outcome.error : null}
+          set state = ${end.state}, updated_at = now(),
+              error = ${end.state === 'failed' ? end.error : null},
+              network_reference = ${end.state === 'succeeded' ? end.entry : null}
           where id = ${intent.id} and state = 'requested'
           returning 1`;
         if (ended.length === 0) return null;
         const record = toRecord(payment);
-        if (outcome.state === 'failed' || intent.reason !== 'merchant') return record;
-        const counted = Math.max(
-          record.refundedAmount + intent.amount,
-          outcome.networkRefunded ?? 0,
-        );
-        const refundedAmount = Math.min(counted, record.total);
+        const merchantRefund = end.state === 'succeeded' && intent.reason === 'merchant';
+        const refundedAmount = merchantRefund
+          ? Math.min(record.refundedAmount + intent.amount, record.total)
+          : record.refundedAmount;
         const full = refundedAmount >= record.total && record.status === 'success';
         const [updated] = await tx<Row[]>`
           update payments
-          set refunded_amount = ${refundedAmount},
+          set refunded_amount = ${refundedAmount}, pending_refund = 0,
               status = ${full ? 'refunded' : record.status}, updated_at = now()
           where id = ${record.id}
           returning *`;
@@ -135,7 +159,7 @@ export function refundsRepository(sql: Sql, clock: () => Date = () => new Date()
     },
 
     /**
-     * Open intents not touched for `quietMs`, whose payment nobody is settling and whose
+     * Open intents not looked at for `quietMs`, whose payment nobody is settling and whose
      * sweeper backoff is over at `now`.
      */
     async stale(now: Date, quietMs: number, limit: number): Promise<RefundIntent[]> {
@@ -168,6 +192,8 @@ function toIntent(row: IntentRow): RefundIntent {
     idempotencyKey: row.idempotency_key,
     state: row.state,
     baseRefunded: row.base_refunded,
+    askedAt: row.asked_at,
+    networkReference: row.network_reference,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

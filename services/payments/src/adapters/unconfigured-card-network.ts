@@ -16,5 +16,6 @@ export function unconfiguredCardNetwork(mode: string): CardNetwork {
     confirm: refuse('confirm'),
     refund: refuse('refund'),
     reverse: refuse('reverse'),
+    orders: refuse('orders'),
   };
 }

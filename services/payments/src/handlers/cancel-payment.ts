@@ -2,14 +2,16 @@ import { isUuid, type MerchantScope } from '@dzpay/contracts';
 import { AppError, type Logger } from '@dzpay/platform';
 import {
   CardNetworkError,
+  isOrderUnknown,
   type CardNetwork,
   type CardOrderStatus,
 } from '../adapters/cardnet/card-network.ts';
 import type { PaymentsRepository } from '../adapters/payments-repository.ts';
+import { isPayable } from '../domain/card-order.ts';
 import { CANCELLED, checkoutStatusOf, isOpen, OPEN_STATUSES } from '../domain/checkout-status.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
 import type { Settler } from './settle.ts';
-import type { Claimed, WithSettlement } from './settlement.ts';
+import { LeaseLost, type Claimed, type WithSettlement } from './settlement.ts';
 
 export interface CancelDeps {
   repository: PaymentsRepository;
@@ -54,11 +56,17 @@ export function paymentCanceller(deps: CancelDeps) {
     const networks = deps.cardNetworks;
     if (!networks) throw unavailable('the card network is not wired for cancels');
 
-    const outcome = await deps.withSettlement(
-      record.id,
-      (claimed) => cancelClaimed(claimed, networks[claimed.record.mode]),
-      { waitMs: deps.waitMs ?? DEFAULT_WAIT_MS },
-    );
+    const outcome = await deps
+      .withSettlement(
+        record.id,
+        (claimed) => cancelClaimed(claimed, networks[claimed.record.mode]),
+        { waitMs: deps.waitMs ?? DEFAULT_WAIT_MS },
+      )
+      .catch((error: unknown) => {
+        // Paused past its lease: another process settles the payment now.
+        if (error instanceof LeaseLost) return null;
+        throw error;
+      });
     if (outcome === null) throw unavailable('the payment is being settled; retry');
     if (outcome.kind === 'paid') {
       // Recorded as the card network says (succeeded, or refused and refunded when paid
@@ -74,7 +82,7 @@ export function paymentCanceller(deps: CancelDeps) {
     if (!isOpen(fresh.status)) return { kind: 'decided', record: fresh };
     let refundDue = false;
     if (fresh.cardnetOrderId) {
-      const order = await stopOrder(network, fresh.cardnetOrderId);
+      const order = await stopOrder(network, claimed, fresh.cardnetOrderId);
       if (order?.state === 'deposited') return { kind: 'paid', record: fresh };
       // Unless the order is reversed for good, the sweeper watches it (refund due): it
       // reverses an order still payable again and refunds any money that lands.
@@ -92,22 +100,36 @@ export function paymentCanceller(deps: CancelDeps) {
 
   /**
    * Reads the order, and reverses it unless it was paid. Null when the card network does
-   * not know the order (it can take no money). Throws 503 when the network cannot say.
+   * not know the order (it can take no money). Throws 503, cancelling nothing, when the
+   * network cannot say, or when the order is still payable after all: a cancel that
+   * cannot stop the order must not tell the merchant it did.
    */
-  async function stopOrder(network: CardNetwork, orderId: string): Promise<CardOrderStatus | null> {
+  async function stopOrder(
+    network: CardNetwork,
+    claimed: Claimed,
+    orderId: string,
+  ): Promise<CardOrderStatus | null> {
     try {
       const order = await network.status(orderId);
-      if (order.state !== 'registered' && order.state !== 'preauthorized') return order;
+      if (!isPayable(order.state)) return order;
       try {
+        await claimed.fence();
         return await network.reverse(orderId);
       } catch (error) {
         if (!(error instanceof CardNetworkError)) throw error;
         logger.warn({ err: error, orderId }, 'reverse failed; reading the order');
-        return await network.status(orderId);
+        const after = await network.status(orderId);
+        if (isPayable(after.state)) {
+          throw unavailable(
+            'the card network did not stop the order; the payment is not cancelled',
+          );
+        }
+        return after;
       }
     } catch (error) {
       if (!(error instanceof CardNetworkError)) throw error;
-      if (error.kind === 'rejected' && error.operation === 'getOrderStatusExtended') return null;
+      // Only the answer that means "no such order" says no money can be taken.
+      if (isOrderUnknown(error)) return null;
       throw unavailable('the card network did not answer; the payment is not cancelled');
     }
   }

@@ -12,7 +12,12 @@ import { renewWhileRunning } from './lease-renewal.ts';
 const MAX_HOLD_MS = 5 * 60 * 1000;
 
 /** Codes whose answer is worth replaying for the same Idempotency-Key: not "retry later". */
-const TRANSIENT = new Set(['SERVICE503_UNAVAILABLE', 'INTERNAL500_ERROR']);
+const TRANSIENT = new Set([
+  'SERVICE503_UNAVAILABLE',
+  'INTERNAL500_ERROR',
+  // Another refund of the payment is pending: this one may run once it is known.
+  'PAYMENT_INSTANCE409_REFUND_PENDING',
+]);
 
 /** The key a request runs under, and what an earlier try of it committed. */
 export interface HeldKey {

@@ -1,8 +1,8 @@
 import {
   isUuid,
   PAYMENT_WINDOW_MS,
+  PaymentsRefundReply,
   PaymentsRegisterReply,
-  PaymentView,
   Rpc,
   type MerchantTerms,
   type PaymentsRegisterRequest,
@@ -19,9 +19,10 @@ import type { CardNetwork } from '../adapters/cardnet/card-network.ts';
 import type { PaymentsRepository } from '../adapters/payments-repository.ts';
 import { refusalOf } from '../domain/charge.ts';
 import { paymentView } from '../domain/payment-record.ts';
-import { idempotent, type IdempotencyDeps } from './idempotency.ts';
-import { openAttempt } from './open-attempt.ts';
-import type { refunder } from './refund.ts';
+import { idempotent, type HeldKey, type IdempotencyDeps } from './idempotency.ts';
+import { openAttempt, resumeRegistration } from './open-attempt.ts';
+import { RefundPending, type refunder } from './refund.ts';
+import { settlementRunner } from './settlement.ts';
 
 export interface PaymentsHandlersDeps {
   nats: NatsConnection;
@@ -42,11 +43,27 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
   const { nats, prefix, repository, logger } = deps;
   const clock = deps.clock ?? (() => new Date());
   const windowMs = deps.windowMs ?? PAYMENT_WINDOW_MS;
+  // A registration holds its payment's settlement lease as long as its key's lease: a
+  // retry that takes the key over from a dead (or paused) try takes the payment over too.
+  const leaseMs = deps.idempotency.leaseMs;
+  const open = { ...deps, windowMs, clock, leaseMs };
+  // Registering an order moves no money: nothing here fences a call on `callMs`.
+  const withSettlement = settlementRunner({ repository, logger, leaseMs, callMs: leaseMs });
 
   async function registerOnce(
     terms: MerchantTerms,
     body: RegisterPaymentBody,
+    held: HeldKey | null,
   ): Promise<PaymentsRegisterReply> {
+    // An earlier try committed the payment and died unanswered: this retry answers it.
+    if (held?.paymentId) {
+      const resumed = await resumeRegistration({ ...open, withSettlement }, held.paymentId);
+      return {
+        payment: paymentView(resumed.record),
+        checkoutToken: resumed.checkoutToken,
+        replayed: true,
+      };
+    }
     const refusal = refusalOf(body, terms);
     if (refusal)
       throw new AppError(
@@ -56,7 +73,7 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
       );
 
     const opened = await openAttempt(
-      { ...deps, windowMs, clock },
+      open,
       {
         terms,
         channel: 'CHECKOUT',
@@ -69,6 +86,7 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
         failureUrl: body.failureUrl ?? null,
         metadata: body.metadata ?? null,
       },
+      held ? { idempotencyKey: { key: held.key, owner: held.owner } } : {},
     );
     if (!opened) {
       throw new AppError('PAYMENT_INSTANCE409_DUPLICATE_REFERENCE', 'reference already used', {
@@ -89,9 +107,9 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
       scope,
       idempotency,
       PaymentsRegisterReply,
-      () => registerOnce(merchant, payment),
+      (held) => registerOnce(merchant, payment, held),
     );
-    return { ...value, replayed };
+    return { ...value, replayed: replayed || value.replayed };
   }
 
   return Promise.all([
@@ -117,8 +135,16 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
       Rpc.paymentsRefund,
       async ({ idempotency, ...request }) => {
         const refund = () => deps.refund({ ...request, idempotencyKey: idempotency?.key ?? null });
-        return (await idempotent(deps.idempotency, request, idempotency, PaymentView, refund))
-          .value;
+        try {
+          return (
+            await idempotent(deps.idempotency, request, idempotency, PaymentsRefundReply, refund)
+          ).value;
+        } catch (error) {
+          // Pending at the card network: answered (202), never stored for its key, so
+          // the key's retry learns the outcome.
+          if (error instanceof RefundPending) return error.reply;
+          throw error;
+        }
       },
       logger,
     ),

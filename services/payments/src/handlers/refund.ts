@@ -1,11 +1,12 @@
-import { isUuid, type PaymentsRefundRequest, type PaymentView } from '@dzpay/contracts';
+import { isUuid, type PaymentsRefundReply, type PaymentsRefundRequest } from '@dzpay/contracts';
 import { AppError } from '@dzpay/platform';
 import { CardNetworkError, type CardNetwork } from '../adapters/cardnet/card-network.ts';
 import type { PaymentsRepository } from '../adapters/payments-repository.ts';
 import type { RefundsRepository } from '../adapters/refunds-repository.ts';
 import { paymentView, type PaymentRecord } from '../domain/payment-record.ts';
-import type { RefundExecutor } from './refund-executor.ts';
-import type { Claimed, WithSettlement } from './settlement.ts';
+import type { RefundIntent } from '../domain/refund-intent.ts';
+import type { RefundExecutor, RefundOutcome } from './refund-executor.ts';
+import { LeaseLost, type Claimed, type WithSettlement } from './settlement.ts';
 
 /** A refund waits this long for a settlement of the same payment to end before it says busy. */
 const BUSY_WAIT_MS = 3_000;
@@ -19,13 +20,28 @@ export interface RefunderDeps {
 }
 
 /**
+ * The refund was asked of the card network and its outcome is not known yet: answered
+ * (202, the refund pending), never stored as the Idempotency-Key's final answer, so a
+ * retry with the key learns the outcome.
+ */
+export class RefundPending extends Error {
+  readonly reply: PaymentsRefundReply;
+
+  constructor(reply: PaymentsRefundReply) {
+    super('the refund is pending at the card network');
+    this.name = 'RefundPending';
+    this.reply = reply;
+  }
+}
+
+/**
  * Refunds all or part of a successful payment, exactly once. Under the payment's
  * settlement lease (so no other refund or settlement talks to the card network about it
- * meanwhile), an earlier refund whose outcome is unknown is completed first; a retry with
- * the Idempotency-Key of a refund that happened answers it instead of refunding again;
- * a new refund is written as an intent before the card network is asked. When the card
- * network's answer is lost, the merchant is told to retry with the same key, and the key
- * stays bound to that refund.
+ * meanwhile), an earlier refund whose outcome is unknown is decided first from the
+ * order's refund history; while it stays unknown, a retry with its Idempotency-Key
+ * hears it is pending and any other refund of the payment waits (409). A retry with the
+ * key of a refund that happened answers it instead of refunding again; a new refund is
+ * written as an intent before the card network is asked.
  */
 export function refunder(deps: RefunderDeps) {
   return async ({
@@ -36,31 +52,40 @@ export function refunder(deps: RefunderDeps) {
     idempotencyKey,
   }: Omit<PaymentsRefundRequest, 'idempotency'> & {
     idempotencyKey: string | null;
-  }): Promise<PaymentView> => {
+  }): Promise<PaymentsRefundReply> => {
     const record = isUuid(id)
       ? await deps.repository.findForMerchant({ merchantId, mode }, id)
       : null;
     if (!record) {
       throw new AppError('PAYMENT_INSTANCE404_NOT_FOUND', 'payment not found', { details: { id } });
     }
-    const refunded = await deps.withSettlement(
-      record.id,
-      async (claimed) => {
-        const open = await deps.executor.completeOpen(claimed).catch((error: unknown) => {
-          throw unavailable(error);
-        });
-        if (open?.kind === 'unknown') throw outcomeUnknown();
-        const current = open?.kind === 'succeeded' ? open.payment : claimed.record;
-        if (idempotencyKey) {
-          const earlier = await deps.refunds.byKey(record.id, idempotencyKey);
-          if (earlier?.state === 'succeeded') return paymentView(current);
-        }
-        return paymentView(
-          await refundNow({ ...claimed, record: current }, amount, idempotencyKey),
-        );
-      },
-      { waitMs: BUSY_WAIT_MS },
-    );
+    const refunded = await deps
+      .withSettlement(
+        record.id,
+        async (claimed) => {
+          const open = await deps.executor.completeOpen(claimed).catch((error: unknown) => {
+            throw unavailable(error);
+          });
+          if (open?.kind === 'unknown') {
+            const mine = idempotencyKey !== null && open.intent?.idempotencyKey === idempotencyKey;
+            if (mine)
+              throw new RefundPending(reply(await current(claimed), open.intent!, 'pending'));
+            throw refundPending(claimed.record);
+          }
+          const now = open?.kind === 'succeeded' ? open.payment : claimed.record;
+          if (idempotencyKey) {
+            const earlier = await deps.refunds.byKey(record.id, idempotencyKey);
+            if (earlier?.state === 'succeeded') return reply(now, earlier, 'succeeded');
+          }
+          return refundNow({ ...claimed, record: now }, amount, idempotencyKey);
+        },
+        { waitMs: BUSY_WAIT_MS },
+      )
+      .catch((error: unknown) => {
+        // Paused past its lease: another process settles the payment now; retry.
+        if (error instanceof LeaseLost) return null;
+        throw error;
+      });
     if (!refunded) {
       throw new AppError('SERVICE503_UNAVAILABLE', 'the payment is being settled; retry shortly', {
         details: { reason: 'payment busy' },
@@ -69,11 +94,15 @@ export function refunder(deps: RefunderDeps) {
     return refunded;
   };
 
+  async function current(claimed: Claimed): Promise<PaymentRecord> {
+    return (await deps.repository.findById(claimed.record.id)) ?? claimed.record;
+  }
+
   async function refundNow(
     claimed: Claimed,
     amount: number | undefined,
     idempotencyKey: string | null,
-  ): Promise<PaymentRecord> {
+  ): Promise<PaymentsRefundReply> {
     const { record } = claimed;
     if (record.status !== 'success' || !record.cardnetOrderId) {
       throw new AppError(
@@ -87,7 +116,8 @@ export function refunder(deps: RefunderDeps) {
       .catch((error: unknown) => {
         throw unavailable(error);
       });
-    // The card network's count wins: it is what the payer got back.
+    // Never more than either count leaves: dzpay's own, or the card network's when it
+    // shows more (refunds made outside dzpay, an alarm of their own).
     const already = Math.max(record.refundedAmount, order.refundedAmount);
     const remaining = record.total - already;
     const refund = amount ?? remaining;
@@ -104,17 +134,37 @@ export function refunder(deps: RefunderDeps) {
       idempotencyKey,
       baseRefunded: order.refundedAmount,
     });
-    if (outcome.kind === 'succeeded') return outcome.payment;
-    if (outcome.kind === 'rejected') throw unavailable(outcome.error);
-    throw outcomeUnknown();
+    return answer(claimed, outcome);
+  }
+
+  async function answer(claimed: Claimed, outcome: RefundOutcome): Promise<PaymentsRefundReply> {
+    switch (outcome.kind) {
+      case 'succeeded':
+        return reply(outcome.payment, outcome.intent, 'succeeded');
+      case 'rejected':
+        throw unavailable(outcome.error);
+      case 'unknown':
+        // Null: the lease was lost before anything was asked.
+        if (!outcome.intent) throw unavailable(null);
+        throw new RefundPending(reply(await current(claimed), outcome.intent, 'pending'));
+    }
   }
 }
 
-function outcomeUnknown(): AppError {
+function reply(
+  payment: PaymentRecord,
+  intent: RefundIntent,
+  status: 'pending' | 'succeeded',
+): PaymentsRefundReply {
+  return { ...paymentView(payment), refund: { id: intent.id, amount: intent.amount, status } };
+}
+
+/** Another refund of the payment is pending: this one waits, and is not stored for its key. */
+function refundPending(record: PaymentRecord): AppError {
   return new AppError(
-    'SERVICE503_UNAVAILABLE',
-    'the card network has not confirmed the refund yet; retry with the same Idempotency-Key to learn its outcome',
-    { details: { reason: 'card network', refund: 'pending' } },
+    'PAYMENT_INSTANCE409_REFUND_PENDING',
+    'another refund of this payment awaits the card network; retry later',
+    { details: { id: record.id, pendingRefundAmount: record.pendingRefund } },
   );
 }
 
@@ -130,7 +180,7 @@ function unavailable(error: unknown): AppError {
           ? { cardNetworkCode: error.errorCode }
           : {}),
       },
-      cause: error,
+      ...(error ? { cause: error } : {}),
     },
   );
 }

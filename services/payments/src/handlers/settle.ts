@@ -1,16 +1,18 @@
 import type { Logger } from '@dzpay/platform';
 import {
   CardNetworkError,
+  isOrderUnknown,
   type CardNetwork,
   type CardOrderStatus,
 } from '../adapters/cardnet/card-network.ts';
 import type { PaymentPatch, PaymentsRepository } from '../adapters/payments-repository.ts';
+import { isPayable, LATE_PAYMENT_GRACE_MS, moneyKept } from '../domain/card-order.ts';
 import { cardOutcome } from '../domain/card-outcome.ts';
 import { ALREADY_PAID, EXPIRED, isOpen, OPEN_STATUSES } from '../domain/checkout-status.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
 import type { RefundReason } from '../domain/refund-intent.ts';
 import type { RefundExecutor } from './refund-executor.ts';
-import type { Claimed, WithSettlement } from './settlement.ts';
+import { LeaseLost, type Claimed, type WithSettlement } from './settlement.ts';
 
 export interface SettleDeps {
   repository: PaymentsRepository;
@@ -23,9 +25,6 @@ export interface SettleDeps {
 
 /** How long a payer's return waits for another settlement of the same payment to end. */
 const PAYER_WAIT_MS = 2_000;
-
-/** A card order may still be paid this long after our window closed (clock skew, late form). */
-const LATE_PAYMENT_GRACE_MS = 10 * 60 * 1000;
 
 /**
  * Brings an attempt in line with what the card network says of its order. Used by the
@@ -117,8 +116,8 @@ export function settler(deps: SettleDeps) {
       const open = await deps.refunds.completeOpen(claimed);
       if (open?.kind === 'unknown') return false;
       const current = open ? await network(claimed.record).status(order.orderId) : order;
-      const kept = current.amount - current.refundedAmount;
-      if (current.state !== 'deposited' || kept <= 0) return true;
+      const kept = moneyKept(current);
+      if (kept === 0) return true;
       const refunded = await deps.refunds.refund(claimed, {
         amount: kept,
         reason,
@@ -162,24 +161,30 @@ export function settler(deps: SettleDeps) {
   async function expire(claimed: Claimed): Promise<PaymentRecord> {
     const { record } = claimed;
     if (!record.cardnetOrderId) return fail(claimed, EXPIRED);
+    let order: CardOrderStatus;
     try {
-      const order = await network(record).reverse(record.cardnetOrderId);
-      if (order.state === 'deposited') return apply(claimed, order);
+      await claimed.fence();
+      order = await network(record).reverse(record.cardnetOrderId);
     } catch (error) {
       if (!(error instanceof CardNetworkError)) throw error;
-      const order = await network(record).status(record.cardnetOrderId);
-      if (order.state === 'deposited') return apply(claimed, order);
+      if (isOrderUnknown(error)) return fail(claimed, EXPIRED);
+      // Not reversed, or no answer: what the order is now decides. A read that fails
+      // too throws, and the attempt stays held until the network can be read.
+      try {
+        order = await network(record).status(record.cardnetOrderId);
+      } catch (readError) {
+        if (isOrderUnknown(readError)) return fail(claimed, EXPIRED);
+        throw readError;
+      }
     }
+    if (order.state === 'deposited') return apply(claimed, order);
+    // Whatever the order says, the sweeper looks at it once more later (refund due) in
+    // case money lands after all.
     return fail(claimed, EXPIRED, { refundDue: true });
   }
 
   async function reread(record: PaymentRecord): Promise<PaymentRecord> {
     return (await repository.findById(record.id)) ?? record;
-  }
-
-  /** An order the card network does not know (lost by a sandbox restart, or never made). */
-  function unknownOrder(error: unknown): boolean {
-    return error instanceof CardNetworkError && error.kind === 'rejected';
   }
 
   /**
@@ -191,7 +196,15 @@ export function settler(deps: SettleDeps) {
     work: (claimed: Claimed) => Promise<PaymentRecord>,
     waitMs = 0,
   ): Promise<PaymentRecord> {
-    return (await deps.withSettlement(record.id, work, { waitMs })) ?? (await reread(record));
+    // A settlement that lost its lease (a pause past it) stops: the state is as the new
+    // holder leaves it.
+    const settled = await deps
+      .withSettlement(record.id, work, { waitMs })
+      .catch((error: unknown) => {
+        if (error instanceof LeaseLost) return null;
+        throw error;
+      });
+    return settled ?? (await reread(record));
   }
 
   async function reconcileOpen(claimed: Claimed): Promise<PaymentRecord> {
@@ -202,8 +215,10 @@ export function settler(deps: SettleDeps) {
     try {
       return await apply(claimed, await network(fresh).status(fresh.cardnetOrderId));
     } catch (error) {
-      // After the window an order the card network does not know took no money.
-      if (windowClosed && unknownOrder(error)) return fail(claimed, EXPIRED);
+      // After the window an order the card network does not know took no money. Any
+      // other failure (access denied, a system error, no answer) says nothing: the
+      // attempt stays held and the sweeper asks again.
+      if (windowClosed && isOrderUnknown(error)) return fail(claimed, EXPIRED);
       throw error;
     }
   }
@@ -219,22 +234,23 @@ export function settler(deps: SettleDeps) {
     try {
       order = await network(fresh).status(fresh.cardnetOrderId);
     } catch (error) {
-      if (!unknownOrder(error)) throw error;
+      // Only "order not found" clears what is owed; access denied or a system error
+      // leaves it owed, and the sweeper asks again.
+      if (!isOrderUnknown(error)) throw error;
       return (await repository.annotate(fresh.id, { refundDue: false }, lease)) ?? fresh;
     }
-    const payable = (state: CardOrderStatus['state']) =>
-      state === 'registered' || state === 'preauthorized';
     // An order still payable (its cancellation failed when the window closed) is cancelled
     // now: the watch then ends at once instead of lasting the late-payment grace.
-    if (payable(order.state)) {
+    if (isPayable(order.state)) {
       const orderId = fresh.cardnetOrderId;
+      await claimed.fence();
       order = await network(fresh)
         .reverse(orderId)
         .catch(() => order);
     }
     const graceOver = clock().getTime() > fresh.expiresAt.getTime() + LATE_PAYMENT_GRACE_MS;
-    if (payable(order.state) && !graceOver) return fresh;
-    if (order.state === 'deposited' && order.amount > order.refundedAmount) {
+    if (isPayable(order.state) && !graceOver) return fresh;
+    if (moneyKept(order) > 0) {
       logger.warn(
         { paymentId: fresh.id },
         'refunding money the card network took after we said failed',
@@ -266,6 +282,7 @@ export function settler(deps: SettleDeps) {
           }
           if (!isOpen(fresh.status) || !fresh.cardnetOrderId) return reconcileOpen(claimed);
           try {
+            await claimed.fence();
             return await apply(claimed, await network(fresh).confirm(fresh.cardnetOrderId));
           } catch (error) {
             // No verdict yet (timeout, network down): the attempt stays open and the

@@ -31,8 +31,10 @@ export function startSweeper(deps: {
   intervalMs: number;
   /** A processing attempt untouched this long is asked about even inside its window. */
   staleAfterMs: number;
-  /** An open refund intent untouched this long is completed. */
+  /** An open refund intent untouched this long is looked at again. */
   refundQuietMs: number;
+  /** Failing to settle an attempt this long after its window closed is logged as an error. */
+  overdueMs?: number;
   clock?: () => Date;
 }): Sweeper {
   const { repository, settle, logger } = deps;
@@ -52,9 +54,13 @@ export function startSweeper(deps: {
       return after;
     } catch (err) {
       const failures = record.sweepFailures + 1;
-      const retryAt = new Date(clock().getTime() + sweepBackoffMs(failures));
-      logger.warn(
-        { err, paymentId: record.id, failures, retryAt },
+      const now = clock().getTime();
+      const retryAt = new Date(now + sweepBackoffMs(failures));
+      // Held, never guessed: past the overdue time an operator must look (the network's
+      // credentials, its availability); dzpay_settlement_overdue alerts on it too.
+      const overdue = now - record.expiresAt.getTime() > (deps.overdueMs ?? Infinity);
+      logger[overdue ? 'error' : 'warn'](
+        { err, paymentId: record.id, failures, retryAt, overdue },
         `sweeper could not ${what} yet`,
       );
       await repository

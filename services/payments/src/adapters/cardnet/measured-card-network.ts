@@ -11,7 +11,7 @@ export function measuredCardNetworks<N extends Record<'test' | 'live', CardNetwo
 ): N {
   const seconds = new Histogram({
     name: 'dzpay_cardnet_request_duration_seconds',
-    help: 'Card network calls, by operation, mode and outcome (ok, unavailable, timeout, rejected, error)',
+    help: 'Card network calls, by operation, mode and outcome (ok, unavailable, timeout, refused, order-unknown, error)',
     labelNames: ['operation', 'mode', 'outcome'],
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
@@ -20,6 +20,13 @@ export function measuredCardNetworks<N extends Record<'test' | 'live', CardNetwo
     name: 'dzpay_cardnet_errors_total',
     help: 'Card network calls that failed, by operation, mode and kind',
     labelNames: ['operation', 'mode', 'kind'],
+    registers: [registry],
+  });
+
+  const accessDenied = new Counter({
+    name: 'dzpay_cardnet_access_denied_total',
+    help: 'Card network calls refused for our credentials (errorCode 5: wrong, rotated, or the API user must change its password); an operator must act (docs/runbook.md)',
+    labelNames: ['operation', 'mode'],
     registers: [registry],
   });
 
@@ -36,6 +43,9 @@ export function measuredCardNetworks<N extends Record<'test' | 'live', CardNetwo
           const kind = error instanceof CardNetworkError ? error.kind : 'error';
           end({ outcome: kind });
           errors.inc({ operation, mode, kind });
+          if (error instanceof CardNetworkError && error.meaning === 'access-denied') {
+            accessDenied.inc({ operation, mode });
+          }
           throw error;
         }
       };
@@ -45,6 +55,7 @@ export function measuredCardNetworks<N extends Record<'test' | 'live', CardNetwo
       confirm: timed('confirm', (orderId) => network.confirm(orderId)),
       refund: timed('refund', (orderId: string, amount: number) => network.refund(orderId, amount)),
       reverse: timed('reverse', (orderId) => network.reverse(orderId)),
+      orders: timed('orders', (query) => network.orders(query)),
     };
   };
   return {

@@ -1,8 +1,17 @@
 import type { z } from 'zod';
-import { CardNetworkError, type CardNetwork, type CardOrderStatus } from './card-network.ts';
 import {
+  CardNetworkError,
+  type CardNetwork,
+  type CardOrderStatus,
+  type OrdersQuery,
+} from './card-network.ts';
+import { meaningOf } from './satim-error-codes.ts';
+import {
+  bpcTimestamp,
   errorCodeOf,
   errorMessageOf,
+  mdOrderOf,
+  OrdersAnswer,
   orderStateOf,
   RegisterAnswer,
   SatimAnswer,
@@ -19,19 +28,25 @@ export interface SatimOptions {
   timeoutMs: number;
   /** Sent as jsonParams.force_terminal_id: the terminal that owns the merchant's orders. */
   terminalId?: string;
+  /** The network's own time zone, in which getLastOrdersForMerchants.do reads its dates. */
+  timeZone?: string;
   fetch?: typeof fetch;
 }
 
 const DZD = '012';
+const ALL_STATES = 'CREATED,APPROVED,DEPOSITED,DECLINED,REVERSED,REFUNDED';
 
 /**
  * SATIM over its BPC-style REST API: form-encoded POSTs, JSON answers, an errorCode in
- * every answer. Credentials travel only in request bodies: never in a URL, an error
+ * every answer, read by what it means for that operation (satim-error-codes.ts): only
+ * "order not found" says an order holds no money; any other code says the network did
+ * not act now. Credentials travel only in request bodies: never in a URL, an error
  * message or a log line.
  */
 export function satimCardNetwork(options: SatimOptions): CardNetwork {
   const doFetch = options.fetch ?? fetch;
   const base = options.baseUrl.replace(/\/+$/, '');
+  const timeZone = options.timeZone ?? 'Africa/Algiers';
 
   async function call(
     operation: string,
@@ -58,15 +73,16 @@ export function satimCardNetwork(options: SatimOptions): CardNetwork {
       if (isTimeout(error)) throw fail('timeout', `no answer in ${options.timeoutMs} ms`, error);
       throw fail('unavailable', 'no answer', error);
     }
-    if (status >= 500) throw fail('unavailable', `HTTP ${status}`);
+    if (status >= 300) throw fail('unavailable', `HTTP ${status}`);
     const answer = SatimAnswer.safeParse(parseJson(text));
     if (!answer.success) throw fail('unavailable', `HTTP ${status} without a SATIM answer`);
     const errorCode = errorCodeOf(answer.data);
-    if (errorCode !== '0') {
+    const meaning = meaningOf(operation, errorCode);
+    if (meaning !== 'done') {
       const message = `errorCode ${errorCode} (${errorMessageOf(answer.data)})`;
-      throw networkError('rejected', operation, message, { errorCode });
+      const kind = meaning === 'order-unknown' ? 'order-unknown' : 'refused';
+      throw networkError(kind, operation, message, { errorCode, meaning });
     }
-    if (status >= 300) throw fail('unavailable', `HTTP ${status}`);
     return answer.data;
   }
 
@@ -76,9 +92,7 @@ export function satimCardNetwork(options: SatimOptions): CardNetwork {
     throw networkError('unavailable', operation, 'unexpected answer', { cause: parsed.error });
   }
 
-  async function readStatus(orderId: string): Promise<CardOrderStatus> {
-    const operation = 'getOrderStatusExtended';
-    const answer = read(operation, StatusAnswer, await call(operation, { orderId }));
+  function orderOf(operation: string, orderId: string, answer: StatusAnswer): CardOrderStatus {
     const state = orderStateOf(answer.orderStatus);
     if (!state) {
       throw networkError('unavailable', operation, `unknown orderStatus ${answer.orderStatus}`);
@@ -86,16 +100,47 @@ export function satimCardNetwork(options: SatimOptions): CardNetwork {
     return toCardOrderStatus(orderId, answer, state);
   }
 
-  /** A read changes nothing, so one more try after a lost answer is safe. */
+  async function readStatus(orderId: string): Promise<CardOrderStatus> {
+    const operation = 'getOrderStatusExtended';
+    const answer = read(operation, StatusAnswer, await call(operation, { orderId }));
+    return orderOf(operation, orderId, answer);
+  }
+
+  /**
+   * A read changes nothing, so one more try after a lost answer is safe. A refusal
+   * (access denied, system error) is not tried again at once: the caller backs off.
+   */
   async function status(orderId: string): Promise<CardOrderStatus> {
     try {
       return await readStatus(orderId);
     } catch (error) {
-      if (error instanceof CardNetworkError && error.kind !== 'rejected') {
-        return readStatus(orderId);
-      }
+      if (error instanceof CardNetworkError && error.outcomeUnknown) return readStatus(orderId);
       throw error;
     }
+  }
+
+  async function orders(query: OrdersQuery) {
+    const operation = 'getLastOrdersForMerchants';
+    const answer = read(
+      operation,
+      OrdersAnswer,
+      await call(operation, {
+        size: String(query.size),
+        page: String(query.page),
+        from: bpcTimestamp(query.from, timeZone),
+        to: bpcTimestamp(query.to, timeZone),
+        transactionStates: ALL_STATES,
+        merchants: '',
+        searchByCreatedDate: 'true',
+      }),
+    );
+    return {
+      totalCount: answer.totalCount,
+      orders: answer.orderStatuses.flatMap((order) => {
+        const orderId = mdOrderOf(order.attributes);
+        return orderId ? [orderOf(operation, orderId, order)] : [];
+      }),
+    };
   }
 
   return {
@@ -120,10 +165,12 @@ export function satimCardNetwork(options: SatimOptions): CardNetwork {
     },
 
     status,
+    orders,
 
     // The write calls are never retried: a second register, refund or reverse could act
     // twice. Their own answers differ between SATIM versions (confirmOrder.do's keys are
-    // capitalised on some), so the state always comes from one status read afterwards.
+    // capitalised, its codes 2 and 3 carry verdicts), so the state always comes from one
+    // status read afterwards.
     async confirm(orderId) {
       await call('confirmOrder', { orderId });
       return status(orderId);
@@ -145,7 +192,7 @@ function networkError(
   kind: CardNetworkError['kind'],
   operation: string,
   detail: string,
-  options: { errorCode?: string; cause?: unknown } = {},
+  options: ConstructorParameters<typeof CardNetworkError>[3] = {},
 ): CardNetworkError {
   return new CardNetworkError(kind, operation, `SATIM ${operation}.do: ${detail}`, options);
 }
