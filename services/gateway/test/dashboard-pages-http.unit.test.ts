@@ -292,7 +292,11 @@ describe('a payment', () => {
   it('a partial refund in DZD is sent in centimes with an idempotency key, then redirects with a notice', async () => {
     const h = await harness('fr', {
       ...answers,
-      'payments.refund': (request) => ({ ...payment, refundedAmount: request.amount }),
+      'payments.refund': (request) => ({
+        ...payment,
+        refundedAmount: request.amount,
+        refund: { id: PAYMENT_ID, amount: request.amount, status: 'succeeded' },
+      }),
     });
     const response = await h.app.inject({
       method: 'POST',
@@ -310,6 +314,37 @@ describe('a payment', () => {
     });
     expect(refund.idempotency).toMatchObject({ key: 'dashboard:k-1' });
     expect(h.flashes).toEqual([{ kind: 'ok', text: 'Remboursé : 500,25\u00a0DA.' }]);
+  });
+
+  it('a refund the card network has not confirmed yet shows as pending, not as done', async () => {
+    const h = await harness('en', {
+      ...answers,
+      'payments.refund': (request) => ({
+        ...payment,
+        pendingRefundAmount: 50_000,
+        refund: { id: PAYMENT_ID, amount: 50_000, status: 'pending' },
+        idempotency: request.idempotency,
+      }),
+    });
+    await h.app.inject({
+      method: 'POST',
+      url: `/dashboard/payments/${PAYMENT_ID}/refund`,
+      ...form({ _csrf: 'tok', amount: '500', idempotencyKey: 'k-2' }),
+    });
+    expect(h.flashes).toEqual([
+      { kind: 'ok', text: expect.stringMatching(/^Refund of DZD\u00a0500\.00 asked: /) },
+    ]);
+  });
+
+  it('an amount that reads two ways ("1,500") never reaches payments: it is asked again', async () => {
+    const h = await harness('fr', answers);
+    await h.app.inject({
+      method: 'POST',
+      url: `/dashboard/payments/${PAYMENT_ID}/refund`,
+      ...form({ _csrf: 'tok', amount: '1,500' }),
+    });
+    expect(h.asked.filter((a) => a.subject === 'payments.refund')).toHaveLength(0);
+    expect(h.flashes).toEqual([{ kind: 'error', text: expect.stringMatching(/deux façons/) }]);
   });
 
   it('refusals: an amount too large never reaches payments; the service refusal is shown translated', async () => {
@@ -330,7 +365,7 @@ describe('a payment', () => {
     await h.app.inject({
       method: 'POST',
       url: `/dashboard/payments/${PAYMENT_ID}/refund`,
-      ...form({ amount: '1.005' }),
+      ...form({ amount: '1,005.5.0' }),
     });
     await h.app.inject({
       method: 'POST',

@@ -75,8 +75,20 @@ describe('the refund amount typed in DZD', () => {
     expect(parseRefundAmount('  ', 500)).toEqual({ ok: true, centimes: undefined });
   });
 
-  it('refuses three decimals, zero, signs, words and more than is left', () => {
-    for (const typed of ['1.005', '0', '-5', '1e3', 'abc', '1,2,3'])
+  it('reads the grouping of either language, the last mark being the decimal one', () => {
+    expect(parseRefundAmount('1.500,50', 1_000_000)).toEqual({ ok: true, centimes: 150_050 });
+    expect(parseRefundAmount('1,500.50', 1_000_000)).toEqual({ ok: true, centimes: 150_050 });
+    expect(parseRefundAmount('1,500,000', 1e9)).toEqual({ ok: true, centimes: 150_000_000 });
+    expect(parseRefundAmount('12,5', 1_000_000)).toEqual({ ok: true, centimes: 1_250 });
+  });
+
+  it('refuses an amount that reads two ways ("1,500": 1 500 or 1,5) instead of guessing', () => {
+    for (const typed of ['1,500', '1.500', '1.005'])
+      expect(parseRefundAmount(typed, 1_000_000)).toEqual({ ok: false, reason: 'ambiguous' });
+  });
+
+  it('refuses three decimals, zero, signs, words, bad grouping and more than is left', () => {
+    for (const typed of ['1.0051', '0', '-5', '1e3', 'abc', '1,2,3', '1.50.000', '1.500,5,0'])
       expect(parseRefundAmount(typed, 1_000_000)).toEqual({ ok: false, reason: 'invalid' });
     expect(parseRefundAmount('10.01', 1000)).toEqual({ ok: false, reason: 'tooLarge' });
     expect(parseRefundAmount('10', 1000)).toEqual({ ok: true, centimes: 1000 });
@@ -233,6 +245,10 @@ describe('the QR code form', () => {
     expect(parseQrForm('QR-1', { amounts: '' }, now, range, 'en')).toEqual({
       ok: false,
       problems: ['Give at least one amount.'],
-    });
+    }); // "1,500" is 1 500 DZD in English and 1,50 DZD in French: asked again, never guessed.
+    const ambiguous = parseQrForm('QR-1', { amounts: '1,500' }, now, range, 'fr');
+    expect(ambiguous).toEqual({ ok: false, problems: [expect.stringMatching(/deux façons/)] });
+    const grouped = parseQrForm('QR-1', { amounts: '1.500,50' }, now, range, 'fr');
+    expect(grouped).toMatchObject({ ok: true, command: { amounts: [150_050] } });
   });
 });

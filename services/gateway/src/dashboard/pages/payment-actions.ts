@@ -26,12 +26,13 @@ export function registerPaymentActions(kit: PageKit, ask: Ask): void {
       const payment = await ask(Rpc.paymentsGet, { ...context.scope, id });
       const typed = fieldOf(context.request.body, 'amount');
       const parsed = parseRefundAmount(typed, payment.total - payment.refundedAmount);
-      if (!parsed.ok)
-        return parsed.reason === 'invalid'
-          ? refuse(text.amountInvalid)
-          : refuse(
-              text.amountTooLarge(money(payment.total - payment.refundedAmount, context.language)),
-            );
+      if (!parsed.ok) {
+        if (parsed.reason === 'invalid') return refuse(text.amountInvalid);
+        if (parsed.reason === 'ambiguous') return refuse(text.amountAmbiguous(typed ?? ''));
+        return refuse(
+          text.amountTooLarge(money(payment.total - payment.refundedAmount, context.language)),
+        );
+      }
       const key = fieldOf(context.request.body, 'idempotencyKey');
       const refunded = await ask(Rpc.paymentsRefund, {
         ...context.scope,
@@ -39,8 +40,10 @@ export function registerPaymentActions(kit: PageKit, ask: Ask): void {
         ...(parsed.centimes ? { amount: parsed.centimes } : {}),
         ...(key ? { idempotency: refundIdempotency(key, id, parsed.centimes) } : {}),
       });
-      const given = refunded.refundedAmount - payment.refundedAmount;
-      return text.refundDone(money(given > 0 ? given : (parsed.centimes ?? 0), context.language));
+      if (refunded.refund.status === 'pending') {
+        return text.refundPending(money(refunded.refund.amount, context.language));
+      }
+      return text.refundDone(money(refunded.refund.amount, context.language));
     }),
   );
 

@@ -71,6 +71,8 @@ const en = {
     `Partial refunds are allowed. Leave empty to refund all that is left: ${max}.`,
   refundSubmit: 'Refund',
   refundDone: (amount: string) => `Refunded: ${amount}.`,
+  refundPending: (amount: string) =>
+    `Refund of ${amount} asked: the card network has not confirmed it yet. It shows here once it does; it is never asked twice.`,
   cancel: 'Cancel the payment',
   cancelHint: 'The payer will no longer be able to pay this checkout.',
   cancelSubmit: 'Cancel this payment',
@@ -84,6 +86,8 @@ const en = {
   backToPayments: 'All payments',
   notFound: 'No such payment.',
   amountInvalid: 'Enter an amount in DZD with at most two decimals, for example 1500.50.',
+  amountAmbiguous: (typed: string) =>
+    `“${typed}” can be read two ways: write 1500 for one thousand five hundred DZD, or 1.50 for one and a half.`,
   amountTooLarge: (max: string) => `At most ${max} can still be refunded.`,
   notRefundable: 'Only a successful payment can be refunded.',
   notCancellable: 'This payment can no longer be cancelled: only an unpaid checkout can.',
@@ -191,6 +195,8 @@ const fr: PaymentsText = {
     `Un remboursement partiel est possible. Laissez vide pour rembourser tout le reste : ${max}.`,
   refundSubmit: 'Rembourser',
   refundDone: (amount) => `Remboursé : ${amount}.`,
+  refundPending: (amount) =>
+    `Remboursement de ${amount} demandé : le réseau de cartes ne l’a pas encore confirmé. Il s’affichera ici dès qu’il le fera ; il n’est jamais demandé deux fois.`,
   cancel: 'Annuler le paiement',
   cancelHint: 'Le client ne pourra plus payer ce lien.',
   cancelSubmit: 'Annuler ce paiement',
@@ -204,6 +210,8 @@ const fr: PaymentsText = {
   backToPayments: 'Tous les paiements',
   notFound: 'Paiement introuvable.',
   amountInvalid: 'Saisissez un montant en DZD avec au plus deux décimales, par exemple 1500,50.',
+  amountAmbiguous: (typed) =>
+    `« ${typed} » se lit de deux façons : écrivez 1500 pour mille cinq cents DZD, ou 1,50 pour un dinar cinquante.`,
   amountTooLarge: (max) => `Il reste au plus ${max} à rembourser.`,
   notRefundable: 'Seul un paiement réussi peut être remboursé.',
   notCancellable:
@@ -302,6 +310,8 @@ const ar: PaymentsText = {
   refundHint: (max) => `يمكن الاسترداد الجزئي. اترك الخانة فارغة لاسترداد كل المتبقي: ${max}.`,
   refundSubmit: 'استرداد',
   refundDone: (amount) => `تم استرداد ${amount}.`,
+  refundPending: (amount) =>
+    `طُلب استرداد ${amount}: لم تؤكده شبكة البطاقات بعد. سيظهر هنا حين تؤكده، ولا يُطلب مرتين أبدًا.`,
   cancel: 'إلغاء الدفعة',
   cancelHint: 'لن يتمكن الزبون بعد الآن من الدفع عبر هذا الرابط.',
   cancelSubmit: 'إلغاء هذه الدفعة',
@@ -315,6 +325,8 @@ const ar: PaymentsText = {
   backToPayments: 'كل المدفوعات',
   notFound: 'هذه الدفعة غير موجودة.',
   amountInvalid: 'أدخل مبلغا بالدينار بمنزلتين عشريتين على الأكثر، مثلا 1500.50.',
+  amountAmbiguous: (typed) =>
+    `«${typed}» يُقرأ بطريقتين: اكتب 1500 لألف وخمسمئة دينار، أو 1.50 لدينار ونصف.`,
   amountTooLarge: (max) => `المتبقي القابل للاسترداد هو ${max} على الأكثر.`,
   notRefundable: 'لا يمكن استرداد إلا دفعة ناجحة.',
   notCancellable: 'لم يعد ممكنا إلغاء هذه الدفعة: يلغى فقط رابط دفع لم يدفع بعد.',

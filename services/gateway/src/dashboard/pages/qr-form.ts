@@ -1,5 +1,6 @@
 import type { Language, QrConfigSetRequest } from '@dzpay/contracts';
 import { parseSetQrConfig } from '../../domain/qr-request.ts';
+import { parseTypedDzd } from './dzd-amount.ts';
 import { fieldOf } from './form.ts';
 import { money } from './format.ts';
 import { QrPageMessages } from './qr-messages.ts';
@@ -30,9 +31,9 @@ export function parseQrForm(
   for (const line of (fieldOf(form, 'amounts') ?? '').split(/[\n;]+/)) {
     const typed = line.trim();
     if (!typed) continue;
-    // Spaces (French grouping) go; a comma is the decimal mark.
-    const normalized = typed.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
-    if (/^\d{1,12}(\.\d+)?$/.test(normalized)) amounts.push(Number(normalized));
+    const read = parseTypedDzd(typed);
+    if (read.ok) amounts.push(read.dzd);
+    else if (read.reason === 'ambiguous') problems.push(text.amountAmbiguous(typed));
     else problems.push(text.amountNotNumber(typed));
   }
   if (problems.length > 0) return { ok: false, problems };

@@ -46,6 +46,8 @@ const en = {
   backToCodes: 'All QR codes',
   notFound: 'No such QR code.',
   amountNotNumber: (typed: string) => `“${typed}” is not an amount in DZD.`,
+  amountAmbiguous: (typed: string) =>
+    `“${typed}” can be read two ways: write 1500 for one thousand five hundred DZD, or 1.50 for one and a half.`,
   problems: {
     [QrMessages.amountsMin]: 'Give at least one amount.',
     [QrMessages.amountsMax]: 'Give at most 20 amounts.',
@@ -100,6 +102,8 @@ const fr: QrText = {
   backToCodes: 'Tous les codes QR',
   notFound: 'Code QR introuvable.',
   amountNotNumber: (typed) => `« ${typed} » n’est pas un montant en DZD.`,
+  amountAmbiguous: (typed) =>
+    `« ${typed} » se lit de deux façons : écrivez 1500 pour mille cinq cents DZD, ou 1,50 pour un dinar cinquante.`,
   problems: {
     [QrMessages.amountsMin]: 'Indiquez au moins un montant.',
     [QrMessages.amountsMax]: 'Indiquez au plus 20 montants.',
@@ -152,6 +156,8 @@ const ar: QrText = {
   backToCodes: 'كل رموز QR',
   notFound: 'رمز QR هذا غير موجود.',
   amountNotNumber: (typed) => `«${typed}» ليس مبلغا بالدينار.`,
+  amountAmbiguous: (typed) =>
+    `«${typed}» يُقرأ بطريقتين: اكتب 1500 لألف وخمسمئة دينار، أو 1.50 لدينار ونصف.`,
   problems: {
     [QrMessages.amountsMin]: 'أدخل مبلغا واحدا على الأقل.',
     [QrMessages.amountsMax]: 'أدخل 20 مبلغا على الأكثر.',
