@@ -319,11 +319,10 @@ describe('a payment', () => {
   it('a refund the card network has not confirmed yet shows as pending, not as done', async () => {
     const h = await harness('en', {
       ...answers,
-      'payments.refund': (request) => ({
+      'payments.refund': () => ({
         ...payment,
         pendingRefundAmount: 50_000,
         refund: { id: PAYMENT_ID, amount: 50_000, status: 'pending' },
-        idempotency: request.idempotency,
       }),
     });
     await h.app.inject({
@@ -331,9 +330,9 @@ describe('a payment', () => {
       url: `/dashboard/payments/${PAYMENT_ID}/refund`,
       ...form({ _csrf: 'tok', amount: '500', idempotencyKey: 'k-2' }),
     });
-    expect(h.flashes).toEqual([
-      { kind: 'ok', text: expect.stringMatching(/^Refund of DZD\u00a0500\.00 asked: /) },
-    ]);
+    expect(h.flashes).toHaveLength(1);
+    expect(h.flashes[0]!.kind).toBe('ok');
+    expect(h.flashes[0]!.text).toMatch(/^Refund of DZD\u00a0500\.00 asked: /);
   });
 
   it('an amount that reads two ways ("1,500") never reaches payments: it is asked again', async () => {
@@ -344,7 +343,8 @@ describe('a payment', () => {
       ...form({ _csrf: 'tok', amount: '1,500' }),
     });
     expect(h.asked.filter((a) => a.subject === 'payments.refund')).toHaveLength(0);
-    expect(h.flashes).toEqual([{ kind: 'error', text: expect.stringMatching(/deux façons/) }]);
+    expect(h.flashes.map((f) => f.kind)).toEqual(['error']);
+    expect(h.flashes[0]!.text).toMatch(/deux façons/);
   });
 
   it('refusals: an amount too large never reaches payments; the service refusal is shown translated', async () => {
