@@ -1,8 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultRule, SandboxControl } from '@dzpay/cardnet-sandbox/control';
+import { crashPoint } from '@dzpay/testkit/crash-point';
 import type { CampaignInfra } from './infra.ts';
 import type { CampaignPartner, PartnerWeather } from './partner.ts';
 import type { Rng } from './rng.ts';
+import type { CampaignSettings } from './settings.ts';
 import { SERVICES, type CampaignStack, type ServiceName } from './stack.ts';
 
 /** One fault of the plan, at an offset from the start of the run. */
@@ -12,7 +15,24 @@ export type PlannedFault =
   | { at: number; kind: 'kill-nats-node'; node: number; downMs: number }
   | { at: number; kind: 'flush-redis' | 'terminate-postgres' }
   | { at: number; kind: 'sandbox-weather'; durationMs: number; rules: FaultRule[] }
-  | { at: number; kind: 'partner-weather'; durationMs: number; weather: PartnerWeather };
+  | { at: number; kind: 'partner-weather'; durationMs: number; weather: PartnerWeather }
+  /** The network refuses dzpay's credentials (errorCode 5), as after a rotation or expiry. */
+  | { at: number; kind: 'credentials-refused'; durationMs: number }
+  /** Refunds and reversals the network holds past our timeout and quiet time, then makes. */
+  | { at: number; kind: 'late-refund'; durationMs: number; rules: FaultRule[] }
+  /** SIGSTOP of a service past its settlement lease, then SIGCONT. */
+  | { at: number; kind: 'pause-service'; target: ServiceName; replica: number; pauseMs: number }
+  /** A service restarted with its wall clock off by `skewMs`, then restarted right. */
+  | {
+      at: number;
+      kind: 'clock-skew';
+      target: ServiceName;
+      replica: number;
+      skewMs: number;
+      durationMs: number;
+    }
+  /** Payments killed right after a commit, before the Idempotency-Key's answer is stored. */
+  | { at: number; kind: 'crash-before-answer' };
 
 type FaultKind = PlannedFault['kind'];
 
@@ -39,7 +59,18 @@ const SINGLE_NODE: Partial<Record<FaultKind, number>> = {
   'terminate-postgres': 1,
   'sandbox-weather': 2,
   'partner-weather': 1,
+  'credentials-refused': 2,
+  'late-refund': 2,
+  'pause-service': 2,
+  'clock-skew': 1,
+  'crash-before-answer': 2,
 };
+
+/** Services whose clock matters: windows, leases, lock ends, webhook timestamps. */
+const CLOCKED: readonly ServiceName[] = ['payments', 'status', 'gateway', 'webhook-dispatcher'];
+
+/** A late refund lands at most this long after it was asked (under refundHorizonMs). */
+export const LATE_REFUND_MAX_MS = 20_000;
 
 /** On a cluster, losing one node (of any role: the meta leader, a stream's leader) is the point. */
 const CLUSTER: Partial<Record<FaultKind, number>> = {
@@ -58,6 +89,11 @@ export function planFaults(
   rng: Rng,
   runMs: number,
   topology: Topology = { nodes: 1, replicas: 1 },
+  settings: Pick<CampaignSettings, 'cardnetTimeoutMs' | 'refundQuietMs' | 'settleLeaseMs'> = {
+    cardnetTimeoutMs: 3_000,
+    refundQuietMs: 5_000,
+    settleLeaseMs: 3_000,
+  },
 ): PlannedFault[] {
   const plan: PlannedFault[] = [];
   const kinds = topology.nodes > 1 ? CLUSTER : SINGLE_NODE;
@@ -65,9 +101,16 @@ export function planFaults(
   let at = rng.int(1_000, 3_000);
   while (at < runMs) {
     if (bag.length === 0) bag = shuffled(rng, bagOf(kinds));
-    const fault = plannedFault(rng, bag.pop()!, at, topology);
+    const fault = plannedFault(rng, bag.pop()!, at, topology, settings);
     plan.push(fault);
-    const length = 'downMs' in fault ? fault.downMs : 'durationMs' in fault ? fault.durationMs : 0;
+    const length =
+      'downMs' in fault
+        ? fault.downMs
+        : 'durationMs' in fault
+          ? fault.durationMs
+          : 'pauseMs' in fault
+            ? fault.pauseMs
+            : 0;
     at += length + rng.int(1_500, 6_000);
   }
   return plan;
@@ -94,8 +137,36 @@ function plannedFault(
   kind: FaultKind,
   at: number,
   { nodes: natsNodes, replicas }: Topology,
+  settings: Pick<CampaignSettings, 'cardnetTimeoutMs' | 'refundQuietMs' | 'settleLeaseMs'>,
 ): PlannedFault {
+  const replica = () => (replicas > 1 ? rng.int(0, replicas - 1) : 0);
   switch (kind) {
+    case 'credentials-refused':
+      return { at, kind, durationMs: rng.int(3_000, 10_000) };
+    case 'late-refund': {
+      // Past our timeout and the quiet time, as the refund of the issue's report was.
+      const late = () =>
+        rng.int(settings.cardnetTimeoutMs + settings.refundQuietMs + 500, LATE_REFUND_MAX_MS);
+      const rules: FaultRule[] = [
+        { id: 'late-refund', operation: 'refund', effect: 'late', ms: late(), probability: 0.8 },
+        { id: 'late-reverse', operation: 'reverse', effect: 'late', ms: late(), probability: 0.5 },
+      ].map((rule) => ({ ...rule, seed: rng.int(1, 1_000_000) }) as FaultRule);
+      return { at, kind, durationMs: rng.int(5_000, 12_000), rules };
+    }
+    case 'pause-service': {
+      // Mostly payments, whose settlements hold leases; past the lease, so another
+      // process may take the payment over while this one sleeps.
+      const target = rng.chance(0.6) ? 'payments' : rng.pick(SERVICES);
+      const pauseMs = settings.settleLeaseMs + rng.int(500, 4_000);
+      return { at, kind, target, replica: replica(), pauseMs };
+    }
+    case 'clock-skew': {
+      const target = rng.pick(CLOCKED);
+      const skewMs = rng.pick([-1, 1]) * rng.int(300, 3_000);
+      return { at, kind, target, replica: replica(), skewMs, durationMs: rng.int(5_000, 15_000) };
+    }
+    case 'crash-before-answer':
+      return { at, kind };
     case 'kill-nats-node':
       // Down long enough for leaders to move (elections take seconds), sometimes for long.
       return { at, kind, node: rng.int(0, natsNodes - 1), downMs: rng.int(1_000, 15_000) };
@@ -155,6 +226,20 @@ function sandboxRules(rng: Rng): FaultRule[] {
       probability: 0.4,
     }),
     () => ({ operation: 'register', effect: 'unavailable', probability: 0.3 }),
+    // An answer with an errorCode, the network acting on nothing: access denied or a
+    // system error, on any operation.
+    () => ({
+      operation: rng.pick([
+        'register',
+        'getOrderStatusExtended',
+        'confirmOrder',
+        'refund',
+        'reverse',
+      ] as const),
+      effect: 'error-code',
+      errorCode: rng.pick(['5', '7']),
+      probability: 0.4,
+    }),
   ];
   const count = rng.int(1, 3);
   return Array.from({ length: count }, (_, i) => ({
@@ -185,7 +270,7 @@ export async function runFaults(deps: {
     await sleep(Math.max(0, due - Date.now()));
     const start = Date.now();
     const target =
-      fault.kind === 'kill-service'
+      fault.kind === 'kill-service' || fault.kind === 'pause-service' || fault.kind === 'clock-skew'
         ? deps.stack.services[fault.target][fault.replica]!.name
         : fault.kind === 'kill-nats-node'
           ? `n${fault.node + 1}`
@@ -249,5 +334,63 @@ async function inject(
       await sleep(fault.durationMs);
       deps.partner.setWeather(null);
       return;
+    case 'credentials-refused':
+      await deps.sandbox.setCredentials({ userName: 'dzpay', password: 'rotated-yesterday' });
+      await sleep(fault.durationMs);
+      await deps.sandbox.restoreCredentials();
+      return;
+    case 'late-refund':
+      await deps.sandbox.setFaults(fault.rules);
+      await sleep(fault.durationMs);
+      // Calls already held still land later: that is the point.
+      await deps.sandbox.clearFaults();
+      return;
+    case 'pause-service': {
+      const service = deps.stack.services[fault.target][fault.replica]!;
+      service.pause();
+      await sleep(fault.pauseMs);
+      service.resume();
+      return;
+    }
+    case 'clock-skew': {
+      const service = deps.stack.services[fault.target][fault.replica]!;
+      service.setExtraEnv({
+        NODE_OPTIONS: `--import=${CLOCK_SKEW}`,
+        CAMPAIGN_CLOCK_SKEW_MS: String(fault.skewMs),
+      });
+      await service.kill();
+      await service.start();
+      await sleep(fault.durationMs);
+      service.setExtraEnv({});
+      await service.kill();
+      await service.start();
+      return;
+    }
+    case 'crash-before-answer':
+      return crashBeforeAnswer(deps);
   }
+}
+
+const CLOCK_SKEW = fileURLToPath(new URL('./clock-skew.ts', import.meta.url));
+
+/**
+ * Waits for payments to store an Idempotency-Key's answer (a registration's, a refund's),
+ * and kills every payments replica right then: the commit before it stays, the answer
+ * is never stored nor sent. The merchant's retry with the same key must answer what was
+ * committed. Nothing to crash within a few seconds: nothing happens.
+ */
+async function crashBeforeAnswer(deps: { infra: CampaignInfra; stack: CampaignStack }) {
+  const point = await crashPoint(deps.infra.databaseUrl, {
+    table: 'idempotency_keys',
+    when: 'old.response is null and new.response is not null',
+  });
+  try {
+    await point.reached(8_000);
+  } catch {
+    await point.remove();
+    return;
+  }
+  const replicas = deps.stack.services.payments;
+  await point.crash(() => Promise.all(replicas.map((r) => r.kill())).then(() => undefined));
+  await Promise.all(replicas.map((r) => r.start()));
 }

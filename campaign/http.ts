@@ -1,5 +1,8 @@
 /** One HTTP exchange of an actor with dzpay (or the card form), as invariant 6 reads it. */
 export interface Exchange {
+  /** When the request was sent. */
+  sentAt: number;
+  /** When its answer (or the failure) came. */
   at: number;
   method: string;
   /** The route with ids, tokens and references replaced, for counting. */
@@ -46,7 +49,8 @@ export function actorHttp(log: HttpLog) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();
     } else if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const exchange: Exchange = { at: Date.now(), method, route: routeOf(url), status: 0 };
+    const sentAt = Date.now();
+    const exchange: Exchange = { sentAt, at: sentAt, method, route: routeOf(url), status: 0 };
     log.exchanges.push(exchange);
     try {
       const response = await fetch(url, {

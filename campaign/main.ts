@@ -1,10 +1,12 @@
 // `pnpm campaign`: a seeded fault campaign against dzpay (docs/reliability.md).
-//   pnpm campaign [--seed N] [--minutes M | --seconds S] [--payers P] [--no-faults] [--cluster] [--out DIR]
+//   pnpm campaign [--seed N] [--minutes M | --seconds S] [--payers P] [--no-faults] [--cluster]
+//                 [--focus refunds|cancels|agency|checkout|status] [--out DIR]
 // Exits 1 when an invariant was violated, 2 on bad arguments.
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { report, violationsOf } from './report.ts';
 import { runCampaign, stopCampaign } from './run.ts';
+import { FOCUSES, type Focus } from './settings.ts';
 
 // Ctrl-C or a supervisor's SIGTERM: stop the services and servers and drop the database,
 // within 30 s; exit handlers kill whatever is still running after that.
@@ -25,6 +27,7 @@ try {
       payers: { type: 'string', default: '8' },
       'no-faults': { type: 'boolean', default: false },
       cluster: { type: 'boolean', default: false },
+      focus: { type: 'string' },
       out: { type: 'string', default: '.campaign' },
     },
   }));
@@ -40,6 +43,11 @@ const number = (name: string, text: string | undefined, fallback: number): numbe
   }
   return value;
 };
+const focus = values.focus ?? null;
+if (focus !== null && !(FOCUSES as readonly string[]).includes(focus)) {
+  console.error(`--focus must be one of ${FOCUSES.join(', ')}`);
+  process.exit(2);
+}
 const seed = Math.trunc(number('seed', values.seed, randomInt(1, 2 ** 31 - 1)));
 const runMs = values.seconds
   ? number('seconds', values.seconds, 60) * 1000
@@ -53,6 +61,7 @@ const result = await runCampaign(
     faults: !values['no-faults'],
     outDir: values.out,
     cluster: values.cluster,
+    focus: focus as Focus | null,
   },
   (line) => console.log(`[campaign] ${line}`),
 );

@@ -6,7 +6,7 @@ export function report(result: CampaignResult): string {
   const lines = [
     `seed ${result.seed} — replay: pnpm campaign --seed ${result.seed} --seconds ${Math.round(result.runMs / 1000)}${result.topology.natsNodes > 1 ? ' --cluster' : ''}`,
     `${result.topology.natsNodes} NATS server(s), ${result.topology.replicas} replica(s) of each service`,
-    `ran ${Math.round(result.runMs / 1000)} s; window ${settings.windowMs} ms, sweeper every ${settings.sweepIntervalMs} ms; ` +
+    `ran ${Math.round(result.runMs / 1000)} s; window ${settings.windowMs} ms, sweeper every ${settings.sweepIntervalMs} ms, partner lookups ${settings.collation}; ` +
       (result.settledInMs === null
         ? 'did not settle in time'
         : `settled in ${Math.round(result.settledInMs / 1000)} s`),
@@ -21,6 +21,8 @@ export function report(result: CampaignResult): string {
     '',
     'journeys:',
     ...table(counts.journeys),
+    '',
+    ...result.coverage,
     '',
     'invariants:',
   ];

@@ -7,11 +7,22 @@ import postgres from 'postgres';
 import type { Acknowledged, ActorContext } from './actors/context.ts';
 import { runMerchant } from './actors/merchant.ts';
 import { runPayer } from './actors/payer.ts';
+import { runStatusSampler } from './actors/status-sampler.ts';
+import { finalStatusAnswers, paymentRows, reconcile, refundRows } from './collect.ts';
 import { planFaults, runFaults, type FaultWindow } from './faults.ts';
 import { actorHttp, type HttpLog } from './http.ts';
 import { startCampaignInfra } from './infra.ts';
 import { checkInvariants, type Verdict } from './invariants.ts';
 import { noPermissionViolations } from './nats-violations.ts';
+import { checkCoverage, coverageTable } from './oracle/coverage.ts';
+import type { StatusSample } from './oracle/evidence.ts';
+import { checkOrders } from './oracle/orders.ts';
+import { checkReconciliation } from './oracle/reconciliation.ts';
+import { checkRefunds } from './oracle/refunds.ts';
+import { checkSales } from './oracle/sales.ts';
+import { checkFinalStatus } from './oracle/stage.ts';
+import { checkStatusSamples } from './oracle/status-samples.ts';
+import { checkWebhooks } from './oracle/webhooks.ts';
 import { everyAssetReplicated } from './replication.ts';
 import { startCampaignPartner } from './partner.ts';
 import { seededRng } from './rng.ts';
@@ -37,6 +48,9 @@ export interface CampaignResult {
     receipts: number;
     requests: number;
   };
+  /** What the run did that the invariants need, against the coverage floors. */
+  counters: Record<string, number>;
+  coverage: string[];
   /** Settling took this long after the run, or did not finish (null). */
   settledInMs: number | null;
   logDir: string;
@@ -86,6 +100,8 @@ export async function runCampaign(
       apiSecret: secrets.apiSecret,
       signingSecret: secrets.signingSecret,
       rng: rng.fork('partner'),
+      collation: settings.collation,
+      accentedNames: settings.collation === 'case-and-unicode-insensitive',
     });
     stops.unshift(() => partner.close());
     const stack = await startCampaignStack({
@@ -118,11 +134,25 @@ export async function runCampaign(
         }
       }
     }
+    // The first merchant's endpoint also takes payment.refunded, so its bodies are checked.
+    await http(`${stack.gatewayUrl}/api/v1/webhooks/settings`, {
+      method: 'PUT',
+      headers: { 'x-api-key': merchants[0]!.testKey },
+      body: JSON.stringify({ events: ['payment.success', 'payment.fail', 'payment.refunded'] }),
+    });
     // Setting up is not part of the run.
     httpLog.exchanges.length = 0;
 
-    const acks: Acknowledged = { registrations: [], refunds: [], receipts: [], cancels: [] };
+    const acks: Acknowledged = {
+      registrations: [],
+      refunds: [],
+      receipts: [],
+      cancels: [],
+      keyRefusedOwnReference: [],
+    };
     const journeys: Record<string, number> = {};
+    const counters: Record<string, number> = {};
+    const samples: StatusSample[] = [];
     const startedAt = Date.now();
     const until = startedAt + options.runMs;
     const context: ActorContext = {
@@ -138,6 +168,11 @@ export async function runCampaign(
         const key = `${journey} → ${outcome.slice(0, 80)}`;
         journeys[key] = (journeys[key] ?? 0) + 1;
       },
+      focus: options.focus,
+      samples,
+      count: (counter) => {
+        counters[counter] = (counters[counter] ?? 0) + 1;
+      },
     };
     const sandbox = sandboxControl(stack.sandboxUrl);
     log(
@@ -146,10 +181,12 @@ export async function runCampaign(
     const [windows] = await Promise.all([
       options.faults
         ? runFaults({
-            plan: planFaults(rng.fork('faults'), options.runMs, {
-              nodes: infra.nats.nodes,
-              replicas: stack.services.gateway.length,
-            }),
+            plan: planFaults(
+              rng.fork('faults'),
+              options.runMs,
+              { nodes: infra.nats.nodes, replicas: stack.services.gateway.length },
+              settings,
+            ),
             startedAt,
             until,
             stack,
@@ -163,11 +200,14 @@ export async function runCampaign(
         runPayer(context, rng.fork(`payer-${i}`)),
       ),
       ...merchants.map((m) => runMerchant(context, rng.fork(`merchant-${m.index}`), m.index)),
+      runStatusSampler(context, rng.fork('status-sampler'), options.focus === 'status' ? 150 : 400),
     ]);
     const runMs = Date.now() - startedAt;
 
     // Everything back up and quiet before the system is left to settle.
     await sandbox.clearFaults();
+    await sandbox.restoreCredentials();
+    for (const replica of stack.all()) replica.resume();
     partner.setWeather(null);
     await Promise.all(stack.all().map((replica) => replica.start()));
     const sql = postgres(infra.databaseUrl, {
@@ -182,9 +222,10 @@ export async function runCampaign(
     log(settledInMs === null ? 'did not settle in time' : `settled in ${settledInMs} ms`);
     await sleep(1_000);
 
+    const ledger = await sandbox.ledger();
     const verdicts = await checkInvariants({
       sql,
-      ledger: await sandbox.ledger(),
+      ledger,
       webhooks: partner.webhooks,
       exchanges: httpLog.exchanges,
       windows,
@@ -209,6 +250,41 @@ export async function runCampaign(
       }),
       noPermissionViolations(infra.nats.output()),
     );
+
+    // The oracle: the same truth read again by code that shares none with dzpay's.
+    const payments = await paymentRows(sql);
+    const refunds = await refundRows(sql);
+    const merchantIds = merchants.map((m) => m.id);
+    const indexOf = new Map(merchants.map((m) => [m.id, m.index]));
+    const answers = await finalStatusAnswers(stack.gatewayUrl, merchants, payments);
+    const report = await reconcile(stack.cliEnv, Date.now() - startedAt + 60_000);
+    const webhookVerdicts = checkWebhooks({
+      webhooks: partner.webhooks,
+      payments,
+      refunds,
+      merchantIds,
+      merchantsWantingRefunds: [0],
+    });
+    verdicts.push(
+      checkFinalStatus({ payments, answers }),
+      ...checkStatusSamples({ samples, payments, ledger, merchantIds, mode: 'test' }),
+      ...webhookVerdicts,
+      ...checkRefunds({ acks: acks.refunds, refunds, payments, ledger }),
+      checkOrders({ payments, ledger, settled: settledInMs !== null }),
+      checkSales({
+        payments,
+        ledger,
+        productOf: (merchantId, reference) =>
+          partner.productOf(indexOf.get(merchantId) ?? -1, reference),
+      }),
+      checkReconciliation({ report, ledgerOrders: ledger.length }),
+    );
+    counters.finalStatusAnswers = answers.length;
+    counters.webhooksCompared = webhookVerdicts[0]?.checked ?? 0;
+    counters.reconciledOrders = report.counts.ordersSeen;
+    counters.credentialFaults = windows.filter((w) => w.kind === 'credentials-refused').length;
+    verdicts.push(checkCoverage({ counters, runMs }));
+    const coverage = coverageTable({ counters, runMs });
     const paymentCounts = await sql<{ key: string; n: number }[]>`
       select channel || ' ' || reference_kind || ' ' || status as key, count(*)::int as n
       from payments.payments group by 1 order by 1`;
@@ -220,6 +296,8 @@ export async function runCampaign(
       verdicts,
       settledInMs,
       logDir,
+      counters,
+      coverage,
       counts: {
         payments: Object.fromEntries(paymentCounts.map((row) => [row.key, row.n])),
         journeys,

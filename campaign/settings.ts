@@ -13,7 +13,13 @@ export interface CampaignOptions {
   outDir: string;
   /** Run on a 3-node JetStream cluster with every asset replicated 3 times. */
   cluster: boolean;
+  /** Weights the actors toward one area (more of its actions), or none. */
+  focus: Focus | null;
 }
+
+/** The areas `--focus` can weight the run toward. */
+export const FOCUSES = ['refunds', 'cancels', 'agency', 'checkout', 'status'] as const;
+export type Focus = (typeof FOCUSES)[number];
 
 /**
  * The system's settings for one run. Time is compressed (a payment window of seconds,
@@ -26,6 +32,12 @@ export interface CampaignSettings {
   sweepIntervalMs: number;
   cardnetTimeoutMs: number;
   refundQuietMs: number;
+  /** A lost refund not in its order's history this long after it was asked is taken as never made. */
+  refundHorizonMs: number;
+  /** The settlement lease (payments' SETTLE_LEASE_MS): a pause fault outlasts it. */
+  settleLeaseMs: number;
+  /** How the partner's lookups compare references (a case-insensitive one is common). */
+  collation: 'exact' | 'case-insensitive' | 'case-and-unicode-insensitive';
   webhookRetryScheduleMs: number[];
   /** After a fault ends, a 5xx is still the fault's (restarts, reconnects, leases). */
   faultGraceMs: number;
@@ -36,11 +48,19 @@ export interface CampaignSettings {
 export function campaignSettings(rng: Rng): CampaignSettings {
   const windowMs = rng.pick([8_000, 12_000, 20_000]);
   const sweepIntervalMs = rng.pick([1_000, 3_000, 8_000]);
+  const cardnetTimeoutMs = 3_000;
+  const refundQuietMs = 5_000;
   return {
     windowMs,
     sweepIntervalMs,
-    cardnetTimeoutMs: 3_000,
-    refundQuietMs: 5_000,
+    cardnetTimeoutMs,
+    refundQuietMs,
+    // Longer than any late refund the faults hold (LATE_REFUND_MAX_MS), so every one is
+    // found in its order's history rather than taken as never made.
+    refundHorizonMs: cardnetTimeoutMs + refundQuietMs + 30_000,
+    settleLeaseMs: 3_000,
+    // Drawn last, so the settings above stay what a seed gave them before.
+    collation: rng.pick(['case-insensitive', 'case-insensitive', 'case-and-unicode-insensitive']),
     // Nine tries over about 40 s: a partner failing for a fault's length still gets it.
     webhookRetryScheduleMs: [0, 250, 500, 1_000, 2_000, 4_000, 8_000, 10_000, 15_000],
     faultGraceMs: 12_000,

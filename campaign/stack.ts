@@ -70,9 +70,10 @@ export async function startCampaignStack(deps: {
       SWEEP_INTERVAL_MS: String(settings.sweepIntervalMs),
       RECONCILE_AFTER_MS: '5000',
       CARDNET_TIMEOUT_MS: String(settings.cardnetTimeoutMs),
-      SETTLE_LEASE_MS: '3000',
+      SETTLE_LEASE_MS: String(settings.settleLeaseMs),
       IDEMPOTENCY_LEASE_MS: '3000',
       REFUND_QUIET_MS: String(settings.refundQuietMs),
+      REFUND_HORIZON_MS: String(settings.refundHorizonMs),
     },
     status: {},
     'webhook-dispatcher': {

@@ -25,6 +25,14 @@ export interface SupervisedService {
   start(): Promise<void>;
   /** SIGTERM, then SIGKILL after a while; it stays down. */
   stop(): Promise<void>;
+  /**
+   * SIGSTOP: the process stays, frozen (no timer, no socket read), as a VM paused or a
+   * process stopped by a debugger or a long collection; `resume` sends SIGCONT.
+   */
+  pause(): void;
+  resume(): void;
+  /** Environment added to the next starts (until changed again): a skewed clock, say. */
+  setExtraEnv(env: Record<string, string>): void;
   /** Exits of a ready service the campaign did not cause. */
   readonly unexpectedExits: { at: number; code: number | null; signal: string | null }[];
 }
@@ -46,11 +54,12 @@ export function supervise(spec: ServiceSpec, logFile: string): SupervisedService
   let exited: Promise<void> = Promise.resolve();
   let phase: Phase = 'down';
   let starting: Promise<void> | null = null;
+  let extraEnv: Record<string, string> = {};
   const unexpectedExits: SupervisedService['unexpectedExits'] = [];
 
   function launch(): void {
     const launched = spawn(process.execPath, [spec.entry], {
-      env: { ...process.env, ...spec.env },
+      env: { ...process.env, ...spec.env, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     launched.stdout.pipe(log, { end: false });
@@ -112,8 +121,19 @@ export function supervise(spec: ServiceSpec, logFile: string): SupervisedService
       });
       return starting;
     },
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
+    },
+    setExtraEnv(env) {
+      extraEnv = env;
+    },
     async stop() {
       phase = 'stopping';
+      // A paused process would never hear SIGTERM.
+      child?.kill('SIGCONT');
       const current = child;
       if (current) {
         current.kill('SIGTERM');

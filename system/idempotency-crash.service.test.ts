@@ -7,7 +7,7 @@ import { entryOf } from '@dzpay/stack';
 import { spawnService, type ServiceProcess } from '@dzpay/testkit';
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { crashPoint, type CrashPoint } from './crash-point.ts';
+import { crashPoint, type CrashPoint } from '@dzpay/testkit/crash-point';
 import { CARDS, payByHttp } from './payer.ts';
 import { eventTypesOf } from './payment-events.ts';
 import { startStack, type Stack } from './stack.ts';
@@ -16,7 +16,7 @@ import { startStack, type Stack } from './stack.ts';
  * Payments killed (SIGKILL) after what a request did committed and before its answer was
  * stored or sent: the merchant's retry with the same Idempotency-Key learns what
  * happened, never a 409 for good. The crash points are exact: the process waits at a
- * write (crash-point.ts) and dies there, with the state a real crash leaves.
+ * write (@dzpay/testkit/crash-point) and dies there, with the state a real crash leaves.
  */
 
 const PAYMENTS_MAIN = entryOf('payments');
@@ -108,7 +108,11 @@ async function retry(path: string, body: unknown, key?: string): Promise<Answer>
 
 /** Kills payments at the crash point, then starts it again (a restart, as in production). */
 async function crashAndRestart(at: CrashPoint, inFlight: Promise<Answer>): Promise<Answer> {
-  await at.crash(payments!);
+  const dying = payments!;
+  await at.crash(async () => {
+    dying.kill('SIGKILL');
+    await dying.exited();
+  });
   payments = undefined;
   // The gateway gives up on the dead request while payments starts again.
   const [first, restarted] = await Promise.all([inFlight, startPaymentsProcess()]);

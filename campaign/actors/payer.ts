@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Messages } from '../../services/gateway/src/pages/messages.ts';
+import { spellingOf } from '../partner.ts';
 import type { Rng } from '../rng.ts';
-import { CARDS, type ActorContext } from './context.ts';
+import { CARDS, focused, type ActorContext } from './context.ts';
 
 /** Where a payer comes in. */
 const ENTRIES = { checkout: 3, product: 4, 'qr-single': 2, 'qr-multi': 1 } as const;
@@ -19,6 +20,7 @@ const ENDINGS = {
   'return-twice': 1,
   reopen: 1,
   'slow-confirmation': 1,
+  'merchant-cancels': 1,
 } as const;
 type Ending = keyof typeof ENDINGS;
 
@@ -30,8 +32,14 @@ type Ending = keyof typeof ENDINGS;
  * hangs. A payer told the reference is being paid waits and tries again, as the page says.
  */
 export async function runPayer(context: ActorContext, rng: Rng): Promise<void> {
+  const entries = focused(ENTRIES, context.focus, {
+    agency: ['product', 'qr-single', 'qr-multi'],
+    checkout: ['checkout'],
+    cancels: ['checkout'],
+    refunds: ['checkout'],
+  });
   while (Date.now() < context.until) {
-    const entry = rng.weighted(ENTRIES);
+    const entry = rng.weighted(entries);
     let ending = rng.weighted(ENDINGS);
     // A late payer needs a window's time: near the end of the run, pay on time instead.
     const late = context.settings.windowMs + 3_000;
@@ -70,6 +78,14 @@ async function journey(
   switch (ending) {
     case 'abandon':
       return 'abandoned';
+    case 'merchant-cancels': {
+      // The merchant cancels while the payer is on the card form, who then pays anyway:
+      // an acknowledged cancel must never end paid, nor the network keep the money.
+      if (!checkout.paymentId) return 'abandoned';
+      const cancelled = await cancelPayment(context, merchantIndex, checkout.paymentId);
+      const outcome = await comeBack(context, await submitCard(context, formUrl, CARDS.approved));
+      return `${cancelled}, then ${outcome}`;
+    }
     case 'never-return':
       await submitCard(context, formUrl, cardOf(ending));
       return 'paid, never came back';
@@ -110,12 +126,14 @@ async function toCheckout(
   rng: Rng,
   entry: Entry,
   merchantIndex: number,
-): Promise<{ url: string | null; outcome: string }> {
+): Promise<{ url: string | null; outcome: string; paymentId?: string }> {
   const merchant = context.merchants[merchantIndex]!;
   const { gatewayUrl, http } = context;
   if (entry === 'checkout') {
     const registered = await register(context, rng, merchantIndex);
-    return registered ? { url: registered, outcome: '' } : { url: null, outcome: 'not registered' };
+    return registered
+      ? { url: registered.checkoutUrl, outcome: '', paymentId: registered.paymentId }
+      : { url: null, outcome: 'not registered' };
   }
   const start =
     entry === 'product'
@@ -141,11 +159,22 @@ async function toCheckout(
   return { url: null, outcome: 'gave up waiting' };
 }
 
-/** A product to pay: mostly one in stock, sometimes one already sold. */
+/**
+ * A product to pay: mostly one in stock, sometimes one already sold; sometimes typed
+ * another way (letter case, fullwidth, decomposed accents), which a partner whose lookup
+ * ignores case finds as the same product: it must still be sold once.
+ */
 function productStart(context: ActorContext, rng: Rng, merchantIndex: number): string {
   const sold = context.partner.sold(merchantIndex);
   const pool = sold.length > 0 && rng.chance(0.1) ? sold : context.partner.available(merchantIndex);
-  const reference = rng.pick(pool);
+  let reference = rng.pick(pool);
+  const collation = context.partner.collation();
+  if (collation !== 'exact' && rng.chance(0.3)) {
+    const kind =
+      collation === 'case-and-unicode-insensitive' && rng.chance(0.5) ? 'unicode' : 'case';
+    reference = spellingOf(reference, rng, kind);
+    context.count('caseVariantAttempts');
+  }
   return `${context.gatewayUrl}/pay/${context.merchants[merchantIndex]!.id}/${encodeURIComponent(reference)}?mode=test&lang=fr`;
 }
 
@@ -157,7 +186,7 @@ async function register(
   context: ActorContext,
   rng: Rng,
   merchantIndex: number,
-): Promise<string | null> {
+): Promise<{ checkoutUrl: string; paymentId: string } | null> {
   const merchant = context.merchants[merchantIndex]!;
   const key = randomUUID();
   const reference = `ORD-${randomUUID().slice(0, 13)}`;
@@ -174,11 +203,22 @@ async function register(
       headers: { 'x-api-key': merchant.testKey, 'idempotency-key': key },
       body,
     });
-  let checkoutUrl: string | null = null;
-  for (let attempt = 0; attempt < 4; attempt++) {
+  let registered: { checkoutUrl: string; paymentId: string } | null = null;
+  // An answer lost (no answer, 5xx) before a 201 for the same key: dzpay committed or
+  // not, died or not; the retry must answer that same payment.
+  let lost = false;
+  for (let attempt = 0; attempt < 6; attempt++) {
     const answers = rng.chance(0.15) ? await Promise.all([send(), send()]) : [await send()];
     for (const answer of answers) {
+      if (answer.status === 0 || answer.status >= 500) lost = true;
+      if (
+        answer.status === 409 &&
+        answer.text.includes('PAYMENT_INSTANCE409_DUPLICATE_REFERENCE')
+      ) {
+        context.acks.keyRefusedOwnReference.push({ merchant: merchantIndex, key, reference });
+      }
       if (answer.status !== 201) continue;
+      if (lost) context.count('registrationsRetriedAfterCrash');
       const data = (answer.json() as { data: { id: string; checkoutUrl: string } }).data;
       context.acks.registrations.push({
         merchant: merchantIndex,
@@ -186,15 +226,33 @@ async function register(
         paymentId: data.id,
         reference,
       });
-      checkoutUrl ??= data.checkoutUrl;
+      registered ??= { checkoutUrl: data.checkoutUrl, paymentId: data.id };
     }
     const retry = answers.some((a) => a.status === 0 || a.status >= 500 || a.status === 409);
-    if (checkoutUrl && !rng.chance(0.1)) return checkoutUrl;
-    if (!retry && checkoutUrl) return checkoutUrl;
+    if (registered && !rng.chance(0.1)) return registered;
+    if (!retry && registered) return registered;
     if (!retry) return null;
     await sleep(rng.int(200, 2_000));
   }
-  return checkoutUrl;
+  return registered;
+}
+
+/** The merchant cancels the payment (the API, with its key). */
+async function cancelPayment(
+  context: ActorContext,
+  merchantIndex: number,
+  paymentId: string,
+): Promise<string> {
+  const merchant = context.merchants[merchantIndex]!;
+  const answer = await context.http(`${context.gatewayUrl}/api/v1/payments/${paymentId}/cancel`, {
+    headers: { 'x-api-key': merchant.testKey },
+    body: '{}',
+  });
+  if (answer.status === 200) {
+    context.acks.cancels.push({ paymentId });
+    context.count('cancelsAcknowledged');
+  }
+  return `cancel ${answer.status}`;
 }
 
 /** Submits the card form; answers where the card network sends the browser back. */

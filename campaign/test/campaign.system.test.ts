@@ -23,6 +23,7 @@ describe('the fault campaign, short', () => {
       faults: true,
       outDir: join(tmpdir(), 'dzpay-campaign'),
       cluster: false,
+      focus: null,
     });
     const text = report(result);
     expect(violationsOf(result), text).toBe(0);
@@ -41,6 +42,7 @@ describe('the fault campaign, short', () => {
       faults: true,
       outDir: join(tmpdir(), 'dzpay-campaign'),
       cluster: true,
+      focus: null,
     });
     const text = report(result);
     expect(violationsOf(result), text).toBe(0);

@@ -1,4 +1,3 @@
-import type { ServiceProcess } from '@dzpay/testkit';
 import postgres from 'postgres';
 
 /** A write of the payments schema that the next process to make it waits at, to die there. */
@@ -6,11 +5,12 @@ export interface CrashPoint {
   /** Resolves once a backend of the process waits at the point (the write not done). */
   reached(timeoutMs?: number): Promise<void>;
   /**
-   * SIGKILLs the process while it waits there, ends its waiting backend (Postgres would
-   * otherwise finish the statement once let go: its client is gone only at the reply),
-   * and removes the point. What the process committed before stays; the write never is.
+   * Kills the process (`kill`: SIGKILL, resolving once it is gone) while it waits there,
+   * ends its waiting backend (Postgres would otherwise finish the statement once let go:
+   * its client is gone only at the reply), and removes the point. What the process
+   * committed before stays; the write never is.
    */
-  crash(process: ServiceProcess): Promise<void>;
+  crash(kill: () => Promise<void>): Promise<void>;
   /** Removes the point without crashing anything (a test that failed before `crash`). */
   remove(): Promise<void>;
 }
@@ -71,10 +71,9 @@ export async function crashPoint(
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },
-    async crash(process) {
+    async crash(kill) {
       const pids = await waiting();
-      process.kill('SIGKILL');
-      await process.exited();
+      await kill();
       for (const pid of pids) await db`select pg_terminate_backend(${pid})`;
       while ((await waiting()).length > 0) await new Promise((resolve) => setTimeout(resolve, 25));
       await remove();

@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type postgres from 'postgres';
+import type {
+  PaymentRow,
+  ReconciliationReport,
+  RefundRow,
+  StatusAnswer,
+  StatusRecord,
+} from './oracle/evidence.ts';
+import type { CampaignMerchant } from './world.ts';
+
+// What the oracle reads once the run has settled, taken raw: rows straight from Postgres,
+// status answers over HTTP, the reconciler's report from the operators' CLI. Nothing
+// here parses with dzpay's own schemas.
+
+const CLI = fileURLToPath(new URL('../services/gateway/src/cli/main.ts', import.meta.url));
+const run = promisify(execFile);
+
+export async function paymentRows(sql: postgres.Sql): Promise<PaymentRow[]> {
+  return sql<PaymentRow[]>`
+    select id, merchant_id, mode, channel, reference, reference_kind, epoch, status, amount,
+           total, currency, cardnet_order_id, refunded_amount, refund_due, locks_reference,
+           awaiting_verdict, failure_reason, expires_at, paid_at, created_at, updated_at
+    from payments.payments`;
+}
+
+export async function refundRows(sql: postgres.Sql): Promise<RefundRow[]> {
+  return sql<RefundRow[]>`
+    select id, payment_id, amount, reason, state, network_reference from payments.refunds`;
+}
+
+/** The status endpoint's answer for every product reference the rows hold. */
+export async function finalStatusAnswers(
+  gatewayUrl: string,
+  merchants: CampaignMerchant[],
+  payments: PaymentRow[],
+): Promise<StatusAnswer[]> {
+  const keyOf = new Map(merchants.map((m) => [m.id, m.testKey]));
+  const asked = new Map<string, { merchantId: string; mode: string; reference: string }>();
+  for (const p of payments) {
+    if (p.reference_kind !== 'product') continue;
+    asked.set(`${p.merchant_id}\u0000${p.mode}\u0000${p.reference}`, {
+      merchantId: p.merchant_id,
+      mode: p.mode,
+      reference: p.reference,
+    });
+  }
+  const answers: StatusAnswer[] = [];
+  for (const { merchantId, mode, reference } of asked.values()) {
+    const response = await fetch(
+      `${gatewayUrl}/partner/payments/v1/${encodeURIComponent(reference)}/status`,
+      { headers: { 'x-api-key': keyOf.get(merchantId)! } },
+    );
+    const body = (await response.json().catch(() => null)) as { data?: StatusRecord } | null;
+    answers.push({
+      merchantId,
+      mode,
+      reference,
+      at: Date.now(),
+      httpStatus: response.status,
+      record: response.status === 200 ? (body?.data ?? null) : null,
+    });
+  }
+  return answers;
+}
+
+/**
+ * `pnpm dzpay reconcile --since … --json`, as an operator runs it: the report, whatever it
+ * found (the CLI exits 1 on an alarm, its JSON still printed).
+ */
+export async function reconcile(
+  cliEnv: Record<string, string>,
+  windowMs: number,
+): Promise<ReconciliationReport> {
+  const args = [CLI, '--json', 'reconcile', '--since', `${Math.ceil(windowMs / 1000)}s`];
+  const output = await run(process.execPath, args, {
+    env: { ...process.env, ...cliEnv },
+  }).then(
+    ({ stdout }) => stdout,
+    (error: { stdout?: string; message: string }) => {
+      if (error.stdout) return error.stdout;
+      throw new Error(`pnpm dzpay reconcile failed: ${error.message}`);
+    },
+  );
+  return JSON.parse(output) as ReconciliationReport;
+}
