@@ -101,6 +101,11 @@ export function planFaults(
   let at = rng.int(1_000, 3_000);
   while (at < runMs) {
     if (bag.length === 0) bag = shuffled(rng, bagOf(kinds));
+    // A cluster run loses a node first, however short it is: that is what it is for.
+    if (plan.length === 0 && topology.nodes > 1) {
+      bag.splice(bag.lastIndexOf('kill-nats-node'), 1);
+      bag.push('kill-nats-node');
+    }
     const fault = plannedFault(rng, bag.pop()!, at, topology, settings);
     plan.push(fault);
     const length =
