@@ -70,7 +70,7 @@ const SINGLE_NODE: Partial<Record<FaultKind, number>> = {
 const CLOCKED: readonly ServiceName[] = ['payments', 'status', 'gateway', 'webhook-dispatcher'];
 
 /** A late refund lands at most this long after it was asked (under refundHorizonMs). */
-export const LATE_REFUND_MAX_MS = 20_000;
+const LATE_REFUND_MAX_MS = 20_000;
 
 /** On a cluster, losing one node (of any role: the meta leader, a stream's leader) is the point. */
 const CLUSTER: Partial<Record<FaultKind, number>> = {

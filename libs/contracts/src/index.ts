@@ -6,6 +6,7 @@ export * from './money.ts';
 export * from './payments.ts';
 export * from './qr.ts';
 export * from './receipts.ts';
+export * from './reconciliation.ts';
 export * from './responses.ts';
 export * from './rpc.ts';
 export * from './scope.ts';

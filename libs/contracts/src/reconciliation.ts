@@ -24,21 +24,33 @@ export const ReconcileRequest = z.union([
   z.strictObject({ windowMs: z.number().int().positive().max(MAX_WINDOW_MS) }),
 ]);
 
+/** What differs; docs/runbook.md says what each kind means and what to do. */
+export const DiscrepancyKind = z.enum([
+  /** A failed payment whose order holds captured money, and no refund is due. Fixed. */
+  'captured-for-failed',
+  /** A failed payment whose order can still be paid, past the late-payment grace. Fixed. */
+  'payable-after-failure',
+  /** The network refunded more of the order than dzpay's refund intents account for. */
+  'refunded-beyond-intents',
+  /** dzpay recorded more refunded than the network shows for the order. */
+  'refunded-less-than-recorded',
+  /** A success (or refunded) payment whose order was never deposited, or is unknown. */
+  'success-without-deposit',
+  /** A paid payment whose order is for another amount than the payment's total. */
+  'amount-mismatch',
+  /** An order holding money for no dzpay payment (or for one that names another order). */
+  'orphan-order',
+  /** An attempt still open past its window and the grace: settlement cannot decide it. */
+  'undecided-attempt',
+  /** The card network could not be read (credentials refused, errors, no answer). */
+  'network-unreadable',
+]);
+export type DiscrepancyKind = z.infer<typeof DiscrepancyKind>;
+
 const Centimes = z.number().int();
 
 const ReconciliationDiscrepancy = z.object({
-  /** What differs; docs/runbook.md says what each kind means and what to do. */
-  kind: z.enum([
-    'captured-for-failed',
-    'payable-after-failure',
-    'refunded-beyond-intents',
-    'refunded-less-than-recorded',
-    'success-without-deposit',
-    'amount-mismatch',
-    'orphan-order',
-    'undecided-attempt',
-    'network-unreadable',
-  ]),
+  kind: DiscrepancyKind,
   mode: Mode,
   paymentId: z.uuid().nullable(),
   /** The card network's order id. */

@@ -6,7 +6,7 @@ import { parseLanguage } from './register-request.ts';
 import type { Language } from './test-cards.ts';
 
 /** BPC's largest page of getLastOrdersForMerchants.do. */
-export const MAX_PAGE_SIZE = 200;
+const MAX_PAGE_SIZE = 200;
 
 export interface LastOrdersQuery {
   size: number;

@@ -2,7 +2,7 @@ import { expirationOf, maskPan, type CardInput, type Result } from './card.ts';
 import { OUTCOMES, type Language, type OutcomeName, type Verdict } from './test-cards.ts';
 
 /** BPC order status: 0 registered, 1 pre-authorised, 2 deposited, 3 reversed, 4 refunded, 6 declined. */
-export type OrderStatus = 0 | 1 | 2 | 3 | 4 | 6;
+type OrderStatus = 0 | 1 | 2 | 3 | 4 | 6;
 
 /** What the order keeps of the card: never the full PAN, never the CVV2. */
 interface CardOnOrder {
@@ -54,13 +54,13 @@ export interface RefundReceipt {
   readonly approvalCode: string;
 }
 
-export interface Refund extends RefundReceipt {
+interface Refund extends RefundReceipt {
   readonly amount: number;
   /** Epoch milliseconds. */
   readonly at: number;
 }
 
-export type OrderOperation = 'register' | 'pay' | 'confirm' | 'refund' | 'reverse';
+type OrderOperation = 'register' | 'pay' | 'confirm' | 'refund' | 'reverse';
 
 /** One operation the network executed, with the order's status right after it. */
 export interface OrderEvent {

@@ -1,3 +1,4 @@
+import { DiscrepancyKind } from '@dzpay/contracts';
 import { isPayable, LATE_PAYMENT_GRACE_MS, type CardOrderStatus } from './card-order.ts';
 import { isOpen } from './checkout-status.ts';
 import type { PaymentRecord } from './payment-record.ts';
@@ -9,27 +10,8 @@ import { unexplainedRefunded, type RefundIntent } from './refund-intent.ts';
  * by dzpay (only ever "refund due": the sweeper then asks the network and returns what it
  * kept, so a wrong call costs a status read) or raised for an operator.
  */
-export const DISCREPANCY_KINDS = [
-  /** A failed payment whose order holds captured money, and no refund is due. Fixed. */
-  'captured-for-failed',
-  /** A failed payment whose order can still be paid, past the late-payment grace. Fixed. */
-  'payable-after-failure',
-  /** The network refunded more of the order than dzpay's refund intents account for. */
-  'refunded-beyond-intents',
-  /** dzpay recorded more refunded than the network shows for the order. */
-  'refunded-less-than-recorded',
-  /** A success (or refunded) payment whose order was never deposited, or is unknown. */
-  'success-without-deposit',
-  /** A paid payment whose order is for another amount than the payment's total. */
-  'amount-mismatch',
-  /** An order holding money for no dzpay payment (or for one that names another order). */
-  'orphan-order',
-  /** An attempt still open past its window and the grace: settlement cannot decide it. */
-  'undecided-attempt',
-  /** The card network could not be read (credentials refused, errors, no answer). */
-  'network-unreadable',
-] as const;
-type DiscrepancyKind = (typeof DISCREPANCY_KINDS)[number];
+/** The kinds, their meaning written once with the report's schema (libs/contracts). */
+export const DISCREPANCY_KINDS = DiscrepancyKind.options;
 
 /** What dzpay does about a discrepancy by itself; null: an alarm, an operator acts. */
 type SafeFix = 'refund-due';

@@ -47,7 +47,7 @@ export type RefundVerdict =
 const CLOCK_TOLERANCE_MS = 5 * 60 * 1000;
 
 /** The key of a refund history entry: the network's reference, else its place in the list. */
-export function entryKey(entry: NetworkRefund, index: number): string {
+function entryKey(entry: NetworkRefund, index: number): string {
   return entry.reference ?? `#${index}`;
 }
 

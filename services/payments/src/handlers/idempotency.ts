@@ -102,7 +102,7 @@ export async function idempotent<S extends z.ZodType>(
  * This request lost its key to a retry (it ran past its lease, paused): the retry's answer
  * is the one the merchant gets, never this one (its checkout link may be dead by then).
  */
-export function takenOver(): AppError {
+function takenOver(): AppError {
   return new AppError(
     'IDEMPOTENCY409_KEY_REUSED',
     'a retry with this Idempotency-Key took it over; its answer is the one to use',

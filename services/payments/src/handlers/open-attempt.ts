@@ -41,7 +41,7 @@ export interface AttemptSpec {
 }
 
 /** Why an attempt failed when the card network did not register its order. */
-export const REGISTRATION_FAILED = 'card network unavailable at registration';
+const REGISTRATION_FAILED = 'card network unavailable at registration';
 
 const DEFAULT_LEASE_MS = 10_000;
 /** A registration still running after this is hung: its lease ends (the settlement's bound). */

@@ -23,7 +23,7 @@ export interface RegisterOrder {
 }
 
 /** One page of the orders the network holds for us, for reconciliation. */
-export interface OrdersPage {
+interface OrdersPage {
   orders: CardOrderStatus[];
   /** Orders matching the query, all pages together. */
   totalCount: number;
