@@ -267,7 +267,19 @@ export async function runCampaign(
     });
     verdicts.push(
       checkFinalStatus({ payments, answers }),
-      ...checkStatusSamples({ samples, payments, ledger, merchantIds, mode: 'test' }),
+      ...checkStatusSamples({
+        samples,
+        payments,
+        ledger,
+        merchantIds,
+        mode: 'test',
+        // The projection may lag while a fault is in force and until its consumers are
+        // back (re-attached within CONSUMER_STALL_MS): there a stale read is allowed more.
+        visibilityMs: (at) =>
+          windows.some((w) => at >= w.start && at <= w.end + settings.faultGraceMs + 10_000)
+            ? 30_000
+            : 3_000,
+      }),
       ...webhookVerdicts,
       ...checkRefunds({ acks: acks.refunds, refunds, payments, ledger }),
       checkOrders({ payments, ledger, settled: settledInMs !== null }),

@@ -25,9 +25,11 @@ export interface SampleEvidence {
   /**
    * How long after a change is committed in payments the status endpoint may still
    * answer without it (the projection's lag, a transaction's time between its `now()`
-   * and its commit). Only rules (c) and (d) grant it; nothing excuses paid-then-not-paid.
+   * and its commit), or a function of the read's time: a fault (a NATS node lost, a
+   * consumer re-attached) may stretch it for a while. Only rules (c) and (d) grant it;
+   * nothing excuses paid-then-not-paid.
    */
-  visibilityMs?: number;
+  visibilityMs?: number | ((sentAt: Millis) => number);
 }
 
 const CLOCK_TOLERANCE_MS = 50;
@@ -64,7 +66,8 @@ interface Context {
   orders: Map<string, LedgerOrder>;
   attemptsOf(sample: StatusSample): PaymentRow[];
   tolerance: number;
-  visibility: number;
+  /** The visibility allowance of a read sent at this time. */
+  visibility: (sentAt: Millis) => number;
 }
 
 function contextOf(evidence: SampleEvidence): Context {
@@ -80,8 +83,14 @@ function contextOf(evidence: SampleEvidence): Context {
     orders: ordersById(evidence.ledger),
     attemptsOf: (s) => products.get(key(evidence.merchantIds[s.merchantIndex], s.reference)) ?? [],
     tolerance: evidence.clockToleranceMs ?? CLOCK_TOLERANCE_MS,
-    visibility: evidence.visibilityMs ?? VISIBILITY_MS,
+    visibility: visibilityOf(evidence.visibilityMs),
   };
+}
+
+function visibilityOf(given: SampleEvidence['visibilityMs']): (sentAt: Millis) => number {
+  if (typeof given === 'function') return given;
+  const ms = given ?? VISIBILITY_MS;
+  return () => ms;
 }
 
 const sentAt = (s: StatusSample): Millis => s.sentAt ?? s.at;
@@ -148,7 +157,7 @@ function releasedOnlyWhenNothingCanSucceed(context: Context): Verdict {
   for (const s of released) {
     const culprit = context.attemptsOf(s).find((attempt) => {
       if (!hasSucceeded(attempt)) return false;
-      if (attempt.created_at.getTime() + visibility > sentAt(s)) return false;
+      if (attempt.created_at.getTime() + visibility(sentAt(s)) > sentAt(s)) return false;
       const order = orderOf(attempt, orders);
       const refunded = order ? fullyRefundedAt(order) : null;
       return refunded === null || refunded > s.at + tolerance;
@@ -178,7 +187,10 @@ function lockedOnlyByUndecided({ samples, byId, visibility }: Context): Verdict 
     const payment = s.paymentId ? byId.get(s.paymentId) : undefined;
     if (!payment) {
       violations.push(`${label(s)} read locked at ${when(s.at)} by unknown payment ${s.paymentId}`);
-    } else if (!isInFlight(payment) && payment.updated_at.getTime() + visibility <= sentAt(s)) {
+    } else if (
+      !isInFlight(payment) &&
+      payment.updated_at.getTime() + visibility(sentAt(s)) <= sentAt(s)
+    ) {
       violations.push(
         `${label(s)} read locked by ${payment.id} at ${when(sentAt(s))}; it was ${payment.status} by ${payment.updated_at.toISOString()}`,
       );
