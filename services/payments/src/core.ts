@@ -58,6 +58,7 @@ export function paymentsCore(deps: {
     withSettlement,
     logger,
     clock,
+    lateCallHorizonMs: config.REFUND_HORIZON_MS,
   });
   return {
     clock,

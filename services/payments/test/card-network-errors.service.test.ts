@@ -13,6 +13,7 @@ import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
  */
 
 const WINDOW_MS = 2_500;
+const HORIZON_MS = 4_000;
 let h: PaymentsHarness;
 
 beforeAll(async () => {
@@ -20,6 +21,7 @@ beforeAll(async () => {
     PAYMENT_WINDOW_MS: String(WINDOW_MS),
     CARDNET_TIMEOUT_MS: '1000',
     OVERDUE_ALERT_MS: '1000',
+    REFUND_HORIZON_MS: String(HORIZON_MS),
     // The sweeper stays out of the way unless a test lets it in (it runs here every 24 h).
     SWEEP_INTERVAL_MS: '86400000',
   });
@@ -97,6 +99,50 @@ describe.each(Object.entries(outages))('while the card network answers %s', (_, 
 
     await restore();
     await h.payCard(formUrl);
+    expect((await h.comeBack(payment.paymentId)).status).toBe('success');
+  });
+});
+
+describe('a cancel whose reverse.do goes unanswered', () => {
+  it('answers 503; a payment made meanwhile is never a success while the reversal may land, and it lands', async () => {
+    const payment = await h.register();
+    const formUrl = await h.toCardForm(payment.checkoutToken);
+    // The network takes reverse.do without answering, and executes it 2 s later.
+    await h.control.setFaults([{ operation: 'reverse', effect: 'late', ms: 2_000, times: 1 }]);
+    const refused = await cancel(payment.paymentId).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect((refused as AppError).code).toBe('SERVICE503_UNAVAILABLE');
+
+    // The payer pays before the reversal lands: the money is deposited, for now.
+    await h.payCard(formUrl);
+    expect((await h.comeBack(payment.paymentId)).status).toBe('processing');
+    expect((await row(payment.paymentId)).status).toBe('processing');
+
+    // The reversal lands and gives the money back: the payment ends cancelled, never paid.
+    await sleep(2_300);
+    await h.comeBack(payment.paymentId);
+    expect(await row(payment.paymentId)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'cancelled',
+    });
+    const events = await h.db<{ type: string }[]>`
+      select payload->>'type' as type from outbox
+      where payload->'data'->>'paymentId' = ${payment.paymentId}`;
+    expect(events.map((e) => e.type)).not.toContain('payment.succeeded');
+  });
+
+  it('records the payment paid once the reversal can no longer land', async () => {
+    const payment = await h.register();
+    const formUrl = await h.toCardForm(payment.checkoutToken);
+    // 503 from the network's front: nothing reversed, but dzpay cannot know that.
+    await h.control.setFaults([{ operation: 'reverse', effect: 'unavailable', times: 1 }]);
+    await cancel(payment.paymentId).catch(() => undefined);
+    await h.payCard(formUrl);
+    expect((await h.comeBack(payment.paymentId)).status).toBe('processing');
+
+    await sleep(HORIZON_MS + 200);
     expect((await h.comeBack(payment.paymentId)).status).toBe('success');
   });
 });

@@ -17,6 +17,7 @@ export type PaymentPatch = Partial<
     | 'refundedAmount'
     | 'refundDue'
     | 'awaitingVerdict'
+    | 'reverseAskedAt'
     | 'paidAt'
   >
 >;
@@ -32,6 +33,7 @@ const COLUMNS: Record<keyof PaymentPatch, string> = {
   refundedAmount: 'refunded_amount',
   refundDue: 'refund_due',
   awaitingVerdict: 'awaiting_verdict',
+  reverseAskedAt: 'reverse_asked_at',
   paidAt: 'paid_at',
 };
 
@@ -72,6 +74,7 @@ export function toRecord(row: Row): PaymentRecord {
     refundDue: row.refund_due as boolean,
     locksReference: row.locks_reference as boolean,
     awaitingVerdict: row.awaiting_verdict as boolean,
+    reverseAskedAt: (row.reverse_asked_at as Date | null | undefined) ?? null,
     productLabel: (row.product_label as string | null) ?? null,
     sweepFailures: (row.sweep_failures as number | undefined) ?? 0,
     version: row.version as number,

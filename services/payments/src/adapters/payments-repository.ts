@@ -20,6 +20,7 @@ export type NewPayment = Omit<
   | 'pendingRefund'
   | 'refundDue'
   | 'awaitingVerdict'
+  | 'reverseAskedAt'
   | 'paidAt'
   | 'sweepFailures'
   | 'createdAt'

@@ -47,6 +47,11 @@ export interface PaymentRecord {
   locksReference: boolean;
   /** The card network holds the order and its verdict is awaited: the lock has no expiry. */
   awaitingVerdict: boolean;
+  /**
+   * When a cancel sent reverse.do for the order without learning its outcome; the
+   * reversal may still land, so a deposit is not a success until it no longer can.
+   */
+  reverseAskedAt: Date | null;
   /** AGENCY: what the partner calls the product, shown to the payer. */
   productLabel: string | null;
   /** Sweeper passes in a row that failed to decide it (its backoff). */

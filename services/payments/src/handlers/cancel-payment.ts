@@ -112,12 +112,18 @@ export function paymentCanceller(deps: CancelDeps) {
     try {
       const order = await network.status(orderId);
       if (!isPayable(order.state)) return order;
+      // Written before the call: a reversal that goes unanswered may still land later.
+      await repository.annotate(claimed.record.id, { reverseAskedAt: new Date() }, claimed.lease);
       try {
         await claimed.fence();
         return await network.reverse(orderId);
       } catch (error) {
         if (!(error instanceof CardNetworkError)) throw error;
         logger.warn({ err: error, orderId }, 'reverse failed; reading the order');
+        // An answered refusal acted on nothing and never lands later.
+        if (!error.outcomeUnknown && error.operation === 'reverse') {
+          await repository.annotate(claimed.record.id, { reverseAskedAt: null }, claimed.lease);
+        }
         const after = await network.status(orderId);
         if (isPayable(after.state)) {
           throw unavailable(

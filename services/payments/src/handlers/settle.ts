@@ -21,6 +21,8 @@ export interface SettleDeps {
   withSettlement: WithSettlement;
   logger: Logger;
   clock: () => Date;
+  /** How long a reverse.do whose answer was lost may still land (REFUND_HORIZON_MS). */
+  lateCallHorizonMs: number;
 }
 
 /** How long a payer's return waits for another settlement of the same payment to end. */
@@ -46,6 +48,13 @@ export function settler(deps: SettleDeps) {
       case 'undecided':
         return record;
       case 'paid':
+        if (reversalMayLand(record)) {
+          logger.warn(
+            { paymentId: record.id },
+            'deposited, but a reversal asked by a cancel may still land: not a success yet',
+          );
+          return record;
+        }
         return succeed(claimed, order, {
           paidAt: clock(),
           approvalCode: outcome.approvalCode,
@@ -72,6 +81,17 @@ export function settler(deps: SettleDeps) {
           outcome.kind === 'late' ? EXPIRED : 'amount mismatch',
         );
     }
+  }
+
+  /**
+   * A cancel sent reverse.do and never learnt its outcome: the network may still execute
+   * it and give the payer's money back, so a deposit is not recorded as a success until
+   * the reversal can no longer land (the order's state then decides: reversed, or
+   * deposited past the horizon).
+   */
+  function reversalMayLand(record: PaymentRecord): boolean {
+    if (!record.reverseAskedAt) return false;
+    return clock().getTime() - record.reverseAskedAt.getTime() < deps.lateCallHorizonMs;
   }
 
   async function succeed(
