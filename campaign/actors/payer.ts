@@ -6,7 +6,14 @@ import type { Rng } from '../rng.ts';
 import { CARDS, focused, type ActorContext } from './context.ts';
 
 /** Where a payer comes in. */
-const ENTRIES = { checkout: 3, product: 4, 'qr-single': 2, 'qr-multi': 1 } as const;
+const ENTRIES = {
+  checkout: 3,
+  product: 4,
+  /** Two payers on one product at once, one typing it another way. */
+  'product-twice': 1,
+  'qr-single': 2,
+  'qr-multi': 1,
+} as const;
 type Entry = keyof typeof ENTRIES;
 
 /** What the payer does on the card form, and whether they come back. */
@@ -33,7 +40,7 @@ type Ending = keyof typeof ENDINGS;
  */
 export async function runPayer(context: ActorContext, rng: Rng): Promise<void> {
   const entries = focused(ENTRIES, context.focus, {
-    agency: ['product', 'qr-single', 'qr-multi'],
+    agency: ['product', 'product-twice', 'qr-single', 'qr-multi'],
     checkout: ['checkout'],
     cancels: ['checkout'],
     refunds: ['checkout'],
@@ -45,12 +52,33 @@ export async function runPayer(context: ActorContext, rng: Rng): Promise<void> {
     const late = context.settings.windowMs + 3_000;
     if (ending === 'return-late' && context.until - Date.now() < late) ending = 'pay';
     const merchant = rng.pick(context.merchants);
-    const outcome = await journey(context, rng, entry, ending, merchant.index).catch(
-      (error: unknown) => `error: ${String(error)}`,
-    );
+    const outcome = await (
+      entry === 'product-twice'
+        ? twoSpellings(context, rng, merchant.index)
+        : journey(context, rng, entry, ending, merchant.index)
+    ).catch((error: unknown) => `error: ${String(error)}`);
     context.tally(`${entry}/${ending}`, outcome);
     await sleep(rng.int(50, 1_000));
   }
+}
+
+/**
+ * Two payers on one product at the same moment, one typing the partner's reference as is
+ * and one another way (letter case, Unicode forms): a partner whose lookup folds them
+ * sees one product, so at most one of them may pay for it.
+ */
+async function twoSpellings(context: ActorContext, rng: Rng, merchantIndex: number) {
+  const reference = rng.pick(context.partner.available(merchantIndex));
+  const collation = context.partner.collation();
+  const kind = collation === 'case-and-unicode-insensitive' && rng.chance(0.5) ? 'unicode' : 'case';
+  const other = spellingOf(reference, rng, kind);
+  context.count('caseVariantAttempts');
+  const pair = rng.int(0, 1_000_000_000);
+  const [first, second] = await Promise.all([
+    journey(context, rng.fork(`pair-${pair}-a`), 'product', 'pay', merchantIndex, reference),
+    journey(context, rng.fork(`pair-${pair}-b`), 'product', 'pay', merchantIndex, other),
+  ]);
+  return `${first} | ${second}`;
 }
 
 async function journey(
@@ -59,8 +87,10 @@ async function journey(
   entry: Entry,
   ending: Ending,
   merchantIndex: number,
+  /** The product reference to type, when the journey is given one. */
+  typed?: string,
 ): Promise<string> {
-  const checkout = await toCheckout(context, rng, entry, merchantIndex);
+  const checkout = await toCheckout(context, rng, entry, merchantIndex, typed);
   if (!checkout.url) return checkout.outcome;
   const pay = await context.http(`${checkout.url}/pay`, { form: {} });
   if (pay.status !== 303 || !pay.location?.startsWith(context.sandboxUrl)) {
@@ -126,6 +156,7 @@ async function toCheckout(
   rng: Rng,
   entry: Entry,
   merchantIndex: number,
+  typed?: string,
 ): Promise<{ url: string | null; outcome: string; paymentId?: string }> {
   const merchant = context.merchants[merchantIndex]!;
   const { gatewayUrl, http } = context;
@@ -137,7 +168,7 @@ async function toCheckout(
   }
   const start =
     entry === 'product'
-      ? productStart(context, rng, merchantIndex)
+      ? productStart(context, rng, merchantIndex, typed)
       : `${gatewayUrl}/qr/${rng.pick(entry === 'qr-single' ? merchant.qr.singleUse : merchant.qr.multiUse)}?lang=fr`;
   // A payer told the reference is being paid comes back: an eager one refreshes the page
   // every second or two until it is free (or the window has passed), a patient one comes
@@ -164,12 +195,17 @@ async function toCheckout(
  * another way (letter case, fullwidth, decomposed accents), which a partner whose lookup
  * ignores case finds as the same product: it must still be sold once.
  */
-function productStart(context: ActorContext, rng: Rng, merchantIndex: number): string {
+function productStart(
+  context: ActorContext,
+  rng: Rng,
+  merchantIndex: number,
+  typed?: string,
+): string {
   const sold = context.partner.sold(merchantIndex);
   const pool = sold.length > 0 && rng.chance(0.1) ? sold : context.partner.available(merchantIndex);
-  let reference = rng.pick(pool);
+  let reference = typed ?? rng.pick(pool);
   const collation = context.partner.collation();
-  if (collation !== 'exact' && rng.chance(0.3)) {
+  if (typed === undefined && collation !== 'exact' && rng.chance(0.3)) {
     const kind =
       collation === 'case-and-unicode-insensitive' && rng.chance(0.5) ? 'unicode' : 'case';
     reference = spellingOf(reference, rng, kind);
