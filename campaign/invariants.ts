@@ -3,6 +3,7 @@ import type { MailCatcher } from '@dzpay/testkit';
 import type postgres from 'postgres';
 import type { Acknowledged } from './actors/context.ts';
 import type { FaultWindow } from './faults.ts';
+import type { PaymentRow as OracleRow } from './oracle/evidence.ts';
 import type { Exchange } from './http.ts';
 import type { ReceivedWebhook } from './partner.ts';
 import type { CampaignMerchant } from './world.ts';
@@ -30,30 +31,11 @@ export interface Evidence {
   settleGraceMs: number;
 }
 
-interface PaymentRow {
-  id: string;
-  merchant_id: string;
-  mode: string;
-  channel: string;
-  reference: string;
-  reference_kind: string;
-  epoch: number;
-  status: 'pending' | 'processing' | 'success' | 'failed' | 'refunded';
-  amount: number;
-  total: number;
-  currency: string;
-  cardnet_order_id: string | null;
-  refunded_amount: number;
-  refund_due: boolean;
-  locks_reference: boolean;
-  awaiting_verdict: boolean;
+/** A payments row as the oracle reads it, and where the sweeper stands with it. */
+interface PaymentRow extends Omit<OracleRow, 'failure_reason'> {
   settle_lease_until: Date | null;
   sweep_failures: number;
   next_sweep_at: Date | null;
-  expires_at: Date;
-  paid_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
 }
 
 /** Invariants 1, 2, 3, 5 and 6 of docs/reliability.md, checked once the system has settled. */
