@@ -39,7 +39,9 @@ main { max-width: 64rem; margin: 1rem auto; padding: 0 1rem 2rem; }
 main.narrow { max-width: 26rem; margin-top: 2.5rem; }
 .card { background: #fff; border-radius: 10px; padding: 1.25rem; box-shadow: 0 1px 3px rgba(0,0,0,.1);
   margin-block-end: 1rem; }
-h1 { font-size: 1.4rem; margin: .25rem 0 1rem; }
+/* A heading may hold a QR token or a reference with no break in it: it wraps rather than
+   widen a phone's page. */
+h1 { font-size: 1.4rem; margin: .25rem 0 1rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.1rem; margin: 0 0 .75rem; }
 p { margin: 0 0 .75rem; }
 .muted { color: var(--muted); }
