@@ -148,6 +148,13 @@ describe('cardOutcome', () => {
       reason: 'expired',
     });
   });
+
+  it("reads an order reversed by a merchant's cancel as cancelled, even past the window", () => {
+    expect(cardOutcome(order('reversed'), 10_000, expiresAt, after, true)).toMatchObject({
+      kind: 'declined',
+      reason: 'cancelled',
+    });
+  });
 });
 
 describe('tokens and order numbers', () => {

@@ -22,13 +22,16 @@ export type CardOutcome =
  * Decides an open attempt from the card network's status of its order. Only states 2
  * (deposited), 3, 4 and 6 are final at the card network; anything else stays open
  * until the window closes. The amount is checked, never trusted, and so is the time of
- * the payment: after the window, an attempt can no longer be paid.
+ * the payment: after the window, an attempt can no longer be paid. A reversed order is
+ * "cancelled" when a merchant's cancel asked for it (`cancelAsked`), whenever it landed:
+ * a reversal the network executed after its call timed out often lands past the window.
  */
 export function cardOutcome(
   order: CardOrderStatus,
   total: number,
   expiresAt: Date,
   now: Date,
+  cancelAsked = false,
 ): CardOutcome {
   const windowClosed = now >= expiresAt;
   switch (order.state) {
@@ -56,7 +59,7 @@ export function cardOutcome(
     case 'refunded':
       return {
         kind: 'declined',
-        reason: windowClosed ? EXPIRED : 'cancelled',
+        reason: windowClosed && !cancelAsked ? EXPIRED : 'cancelled',
         actionCode: order.actionCode,
         maskedPan: order.maskedPan,
       };

@@ -43,7 +43,13 @@ export function settler(deps: SettleDeps) {
 
   async function apply(claimed: Claimed, order: CardOrderStatus): Promise<PaymentRecord> {
     const { record } = claimed;
-    const outcome = cardOutcome(order, record.total, record.expiresAt, clock());
+    const outcome = cardOutcome(
+      order,
+      record.total,
+      record.expiresAt,
+      clock(),
+      record.reverseAskedAt !== null,
+    );
     switch (outcome.kind) {
       case 'undecided':
         return record;
