@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'test-artifacts/**', 'deploy/**'] },
+  { ignores: ['**/node_modules/**', 'test-artifacts/**', 'deploy/**/*.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -26,7 +26,7 @@ export default tseslint.config(
   },
   {
     // Command-line entry points talk to a person on stdout.
-    files: ['services/*/src/cli/**', 'scripts/**', 'bench/**', 'campaign/main.ts'],
+    files: ['tools/admin-cli/src/**', 'scripts/**', 'bench/**', 'campaign/main.ts'],
     rules: { 'no-console': 'off' },
   },
 );

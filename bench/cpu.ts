@@ -67,3 +67,11 @@ export function startCpuProbe(
       }),
     );
 }
+
+/** The processes' CPU per request and their sum (the bench's own share left out of it). */
+export function withTotal(cpu: CpuPerRequest): CpuPerRequest {
+  const total = Object.entries(cpu)
+    .filter(([name]) => name !== 'bench')
+    .reduce((sum, [, us]) => sum + us, 0);
+  return { ...cpu, total };
+}

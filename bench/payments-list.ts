@@ -1,5 +1,8 @@
-import type { Sql } from '@dzpay/platform';
+import { connectPostgres, type Sql } from '@dzpay/platform';
 import type autocannon from 'autocannon';
+import type { Measure } from './measure.ts';
+import { settings } from './settings.ts';
+import type { BenchStack } from './stack.ts';
 
 // The payments-list row of `pnpm bench` (BENCH_ONLY=payments-list runs it alone):
 // GET /api/v1/payments?limit=10 for a merchant with a million payments and for one with
@@ -88,4 +91,40 @@ export async function firstPagePlan(payments: Sql, merchantId: string): Promise<
     [merchantId],
   );
   return rows.map((row) => (row as Record<string, string>)['QUERY PLAN']).join('\n');
+}
+
+/**
+ * payments-list: a merchant with BENCH_LIST_PAYMENTS payments (a million) and one with
+ * ten, each listing its newest 20 through the gateway, NATS and payments.
+ */
+export async function paymentsListRows(
+  stack: BenchStack,
+  measure: Measure,
+  publicBaseUrl: string,
+): Promise<Record<string, autocannon.Result>> {
+  const payments = connectPostgres(stack.databaseUrl, 'payments', 1);
+  try {
+    const merchants: Record<string, ListMerchant & { count: number }> = {};
+    for (const [title, count] of [
+      [`payments-list (${settings.listPayments} payments)`, settings.listPayments],
+      ['payments-list (10 payments)', 10],
+    ] as const) {
+      const made = await stack.cli<{ id: string }>('merchant', 'create', `List ${count}`);
+      const { key } = await stack.cli<{ key: string }>('key', 'issue', made.id, '--mode', 'test');
+      const ms = await seedPayments(payments, made.id, count);
+      console.log(`${title}: seeded in ${ms} ms`);
+      merchants[title] = { merchantId: made.id, key, count };
+    }
+    const rows: Record<string, autocannon.Result> = {};
+    for (const [title, merchant] of Object.entries(merchants)) {
+      await checkList(publicBaseUrl, merchant, merchant.count);
+      console.log(
+        `${title} first page plan:\n${await firstPagePlan(payments, merchant.merchantId)}`,
+      );
+      rows[title] = await measure(title, listOptions(publicBaseUrl, merchant));
+    }
+    return rows;
+  } finally {
+    await payments.end();
+  }
 }

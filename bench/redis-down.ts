@@ -1,30 +1,20 @@
 import { startRedisServer } from '@dzpay/testkit/servers';
-import type autocannon from 'autocannon';
-import type { CpuPerRequest } from './cpu.ts';
-import { freePort, type NodeProcess } from './processes.ts';
+import type { Measure, Measured } from './measure.ts';
+import { freePort, type BenchProcess } from './processes.ts';
+import type { RequestOptions } from './requests.ts';
 
 // The redis-down scenario of `pnpm bench` (BENCH_ONLY=redis-down runs it alone): the
 // same requests through a gateway whose Redis answers, then through the same gateway
 // once that Redis is killed. Losing Redis must cost neither seconds nor limits
 // (docs/rate-limits.md); this row shows the seconds. See docs/benchmarks.md.
 
-/** One measured run: autocannon's result and the CPU each process spent per request. */
-export type Measured = autocannon.Result & { cpuUsPerRequest: CpuPerRequest };
-
 export interface RedisDownDeps {
   /** A gateway child over the bench's stack, with these variables. */
-  startGateway(extra: Record<string, string>): Promise<NodeProcess>;
+  startGateway(extra: Record<string, string>): Promise<BenchProcess>;
   /** Warmup, then the measured run with the CPU of these processes read around it. */
-  measure(
-    title: string,
-    options: Omit<autocannon.Options, 'duration' | 'connections'>,
-    cpuOf: Record<string, number>,
-  ): Promise<Measured>;
+  measure: Measure;
   /** The scenarios' autocannon options against a gateway's base URL. */
-  scenarios: Record<
-    string,
-    (baseUrl: string) => Omit<autocannon.Options, 'duration' | 'connections'>
-  >;
+  scenarios: Record<string, (baseUrl: string) => RequestOptions>;
   /** Fails fast when a scenario's first request is not what it should be. */
   check(baseUrl: string): Promise<void>;
   /** The other processes on the path (qr-config, status), for their CPU per request. */
@@ -46,7 +36,7 @@ export interface RedisDownRow {
  */
 export async function measureRedisDown(deps: RedisDownDeps): Promise<Record<string, RedisDownRow>> {
   const redis = await startRedisServer();
-  let gateway: NodeProcess | undefined;
+  let gateway: BenchProcess | undefined;
   try {
     const port = await freePort();
     gateway = await deps.startGateway({ REDIS_URL: redis.url, HTTP_PORT: String(port) });

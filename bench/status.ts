@@ -1,17 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { jetstream } from '@nats-io/jetstream';
 import {
-  PaymentEvent,
   PaymentEventTypes,
   Rpc,
-  paymentEventSubject,
   type MerchantScope,
+  type PaymentEvent,
   type StatusRecord,
 } from '@dzpay/contracts';
-import { prefixed, requestRpc, type NatsConnection } from '@dzpay/platform';
+import { requestRpc, type NatsConnection } from '@dzpay/platform';
+import { benchEvent, publishPaymentEvent } from './events.ts';
 
 // The status scenarios of `pnpm bench`: synthetic AGENCY events published to PAYMENTS
 // the way the payments relay publishes them, and the status service's answers. See
@@ -36,47 +34,20 @@ export interface StatusBenchDeps {
 
 /**
  * A `payment.processing` snapshot of a new AGENCY attempt on `reference`, holding its
- * lock for `lockMs` (the status answer is `locked` until then). Parsed by the contract, so
- * the bench never publishes what no producer could.
+ * lock for `lockMs` (the status answer is `locked` until then).
  */
 function processingEvent(scope: MerchantScope, reference: string, lockMs: number): PaymentEvent {
   const now = new Date();
-  return PaymentEvent.parse({
-    id: randomUUID(),
-    type: PaymentEventTypes.processing,
-    version: 1,
-    occurredAt: now.toISOString(),
-    ...scope,
-    data: {
-      paymentId: randomUUID(),
-      reference,
-      channel: 'AGENCY',
-      amount: 250_000,
-      fees: 5_000,
-      total: 255_000,
-      currency: 'DZD',
-      status: 'processing',
-      orderId: null,
-      approvalCode: null,
-      maskedPan: null,
-      failureReason: null,
-      refundedAmount: 0,
-      paidAt: null,
-      metadata: null,
-      lockExpiresAt: new Date(now.getTime() + lockMs).toISOString(),
-      locksReference: true,
-      createdAt: now.toISOString(),
-    },
+  return benchEvent(scope, PaymentEventTypes.processing, reference, {
+    lockExpiresAt: new Date(now.getTime() + lockMs).toISOString(),
+    locksReference: true,
+    createdAt: now.toISOString(),
   });
 }
 
-/**
- * Publishes like the payments relay (the event's subject, its id as Nats-Msg-Id) and
- * resolves on the stream's acknowledgement: the event is stored.
- */
+/** Publishes like the payments relay and resolves on the stream's acknowledgement: the event is stored. */
 async function publish(deps: StatusBenchDeps, event: PaymentEvent): Promise<void> {
-  const subject = prefixed(deps.prefix, paymentEventSubject(PaymentEventTypes.processing));
-  await jetstream(deps.nats).publish(subject, JSON.stringify(event), { msgID: event.id });
+  await publishPaymentEvent(deps.nats, deps.prefix, event);
 }
 
 /**

@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import {
   Buckets,
-  PaymentEvent,
   PaymentEventTypes,
   partnerDirectoryKey,
   paymentEventSubject,
@@ -21,6 +19,7 @@ import {
   type NatsConnection,
 } from '@dzpay/platform';
 import { createWebhookHandler } from '@dzpay/partner-sdk';
+import { benchEvent } from './events.ts';
 
 // The webhooks scenario of `pnpm bench`: a local partner verifying with the partner SDK,
 // registered in the directory as the gateway does, and a burst of synthetic AGENCY
@@ -118,35 +117,6 @@ export async function registerBenchPartner(
   await kv.put(partnerDirectoryKey(merchantId, mode), JSON.stringify(entry));
 }
 
-/** An AGENCY payment outcome as payments would publish it, parsed by the contract. */
-function succeededEvent(scope: MerchantScope, reference: string): PaymentEvent {
-  const now = new Date().toISOString();
-  return PaymentEvent.parse({
-    id: randomUUID(),
-    type: PaymentEventTypes.succeeded,
-    version: 1,
-    occurredAt: now,
-    ...scope,
-    data: {
-      paymentId: randomUUID(),
-      reference,
-      channel: 'AGENCY',
-      amount: 250_000,
-      fees: 5_000,
-      total: 255_000,
-      currency: 'DZD',
-      status: 'success',
-      orderId: null,
-      approvalCode: null,
-      maskedPan: null,
-      failureReason: null,
-      refundedAmount: 0,
-      paidAt: now,
-      metadata: null,
-    },
-  });
-}
-
 /**
  * Publishes `count` outcomes like the payments relay (the event's subject, its id as
  * Nats-Msg-Id), `window` unacknowledged at most, as fast as the stream acknowledges
@@ -165,7 +135,7 @@ export async function measureWebhooks(
   const js = jetstream(deps.nats);
   const subject = prefixed(deps.prefix, paymentEventSubject(PaymentEventTypes.succeeded));
   const events = Array.from({ length: count }, (_, i) =>
-    succeededEvent(deps.scope, `WEBHOOK-${run}-${i}`),
+    benchEvent(deps.scope, PaymentEventTypes.succeeded, `WEBHOOK-${run}-${i}`),
   );
   const acked = new Map<string, number>();
   const [duplicatesBefore, rejectedBefore] = [partner.duplicates(), partner.rejected()];

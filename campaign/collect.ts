@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { runAdminCli } from '@dzpay/testkit/processes';
 import type postgres from 'postgres';
 import type {
   PaymentRow,
@@ -14,9 +12,6 @@ import type { CampaignMerchant } from './world.ts';
 // What the oracle reads once the run has settled, taken raw: rows straight from Postgres,
 // status answers over HTTP, the reconciler's report from the operators' CLI. Nothing
 // here parses with dzpay's own schemas.
-
-const CLI = fileURLToPath(new URL('../services/gateway/src/cli/main.ts', import.meta.url));
-const run = promisify(execFile);
 
 export async function paymentRows(sql: postgres.Sql): Promise<PaymentRow[]> {
   return sql<PaymentRow[]>`
@@ -74,15 +69,8 @@ export async function reconcile(
   cliEnv: Record<string, string>,
   windowMs: number,
 ): Promise<ReconciliationReport> {
-  const args = [CLI, '--json', 'reconcile', '--since', `${Math.ceil(windowMs / 1000)}s`];
-  const output = await run(process.execPath, args, {
-    env: { ...process.env, ...cliEnv },
-  }).then(
-    ({ stdout }) => stdout,
-    (error: { stdout?: string; message: string }) => {
-      if (error.stdout) return error.stdout;
-      throw new Error(`pnpm dzpay reconcile failed: ${error.message}`);
-    },
-  );
-  return JSON.parse(output) as ReconciliationReport;
+  const since = `${Math.ceil(windowMs / 1000)}s`;
+  return runAdminCli<ReconciliationReport>(cliEnv, ['reconcile', '--since', since], {
+    evenOnFailure: true,
+  });
 }

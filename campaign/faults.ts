@@ -149,7 +149,8 @@ function plannedFault(
     case 'credentials-refused':
       return { at, kind, durationMs: rng.int(3_000, 10_000) };
     case 'late-refund': {
-      // Past our timeout and the quiet time, as the refund of the report was.
+      // Past our timeout and the quiet time: a refund the network confirms after we gave
+      // up on it must still be found and counted once.
       const late = () =>
         rng.int(settings.cardnetTimeoutMs + settings.refundQuietMs + 500, LATE_REFUND_MAX_MS);
       const rules: FaultRule[] = [

@@ -1,14 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { entryOf, linkEnv, SANDBOX, SERVICES, type ServiceName } from '@dzpay/stack';
+import { entryOf, linkEnv, SANDBOX, SERVICES as STACK_SERVICES } from '@dzpay/stack';
 import { freePort } from '@dzpay/testkit/processes';
 import { startBalancer } from './balancer.ts';
 import { CAMPAIGN_NATS_PREFIX, type CampaignInfra } from './infra.ts';
 import type { CampaignSettings } from './settings.ts';
 import { supervise, type SupervisedService } from './supervisor.ts';
 
-// The services a fault may kill: every one of dzpay's own.
-export { SERVICES, type ServiceName };
+/**
+ * The services the campaign runs and a fault may kill: every one of dzpay's own but the
+ * dashboard, which no actor of the campaign uses (and whose absence keeps each seed's
+ * fault plan what it was before the dashboard left the gateway).
+ */
+export const SERVICES = STACK_SERVICES.filter((name) => name !== 'dashboard');
+export type ServiceName = (typeof SERVICES)[number];
 
 /**
  * dzpay as separate processes over the campaign's own infrastructure, plus the card

@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { spawnNode, waitUntilReady, type SpawnedProcess } from '@dzpay/testkit/processes';
 
 /** How to run one service: its entry point, its environment and where it says it is ready. */
 export interface ServiceSpec {
@@ -42,66 +42,58 @@ const STOP_TIMEOUT_MS = 15_000;
 
 type Phase = 'down' | 'starting' | 'ready' | 'stopping';
 
-// Services never outlive the campaign, even one that crashes or is interrupted.
-const alive = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of alive) child.kill('SIGKILL');
-});
-
 export function supervise(spec: ServiceSpec, logFile: string): SupervisedService {
   const log = createWriteStream(logFile, { flags: 'a' });
-  let child: ChildProcess | null = null;
-  let exited: Promise<void> = Promise.resolve();
+  let child: SpawnedProcess | null = null;
   let phase: Phase = 'down';
   let starting: Promise<void> | null = null;
   let extraEnv: Record<string, string> = {};
   const unexpectedExits: SupervisedService['unexpectedExits'] = [];
 
-  function launch(): void {
-    const launched = spawn(process.execPath, [spec.entry], {
-      env: { ...process.env, ...spec.env, ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  function launch(): SpawnedProcess {
+    const launched = spawnNode({
+      name: spec.name,
+      entry: spec.entry,
+      env: { ...spec.env, ...extraEnv },
+      echo: log,
     });
-    launched.stdout.pipe(log, { end: false });
-    launched.stderr.pipe(log, { end: false });
     child = launched;
-    alive.add(launched);
-    exited = new Promise((resolve) => {
-      launched.once('exit', (code, signal) => {
-        alive.delete(launched);
-        if (child === launched) child = null;
-        if (phase === 'ready') {
-          // Nobody asked it to go: a bug. Report it, and do what an orchestrator does.
-          unexpectedExits.push({ at: Date.now(), code, signal });
-          log.write(`\n--- campaign: ${spec.name} exited by itself (${signal ?? code}) ---\n`);
-          void service.start().catch(() => undefined);
-        }
-        resolve();
-      });
+    void launched.exited().then(({ code, signal }) => {
+      if (child === launched) child = null;
+      if (phase === 'ready') {
+        // Nobody asked it to go: a bug. Report it, and do what an orchestrator does.
+        unexpectedExits.push({ at: Date.now(), code, signal });
+        log.write(`\n--- campaign: ${spec.name} exited by itself (${signal ?? code}) ---\n`);
+        void service.start().catch(() => undefined);
+      }
     });
-  }
-
-  async function answersReady(): Promise<boolean> {
-    const response = await fetch(spec.readyUrl, { signal: AbortSignal.timeout(2_000) }).catch(
-      () => null,
-    );
-    return response?.ok ?? false;
+    return launched;
   }
 
   async function startUntilReady(): Promise<void> {
     phase = 'starting';
     const deadline = Date.now() + READY_TIMEOUT_MS;
-    while (Date.now() < deadline) {
-      if (phase !== 'starting') return;
-      // A service that cannot start yet (NATS still down) exits: start it once more.
-      if (!child) launch();
-      if (await answersReady()) {
+    while (phase === 'starting') {
+      // Started while it runs (a settle starting every service): it is only waited for.
+      const current = child?.running ? child : launch();
+      try {
+        await waitUntilReady(current, {
+          readyUrl: spec.readyUrl,
+          readyTimeoutMs: Math.max(0, deadline - Date.now()),
+          pollIntervalMs: 200,
+        });
         phase = 'ready';
         return;
+      } catch (error) {
+        // A service that cannot start yet (NATS still down) exits: start it once more.
+        if (Date.now() >= deadline) {
+          throw new Error(`${spec.name} not ready after ${READY_TIMEOUT_MS} ms (log: ${logFile})`, {
+            cause: error,
+          });
+        }
+        await sleep(200);
       }
-      await sleep(200);
     }
-    throw new Error(`${spec.name} not ready after ${READY_TIMEOUT_MS} ms (log: ${logFile})`);
   }
 
   const service: SupervisedService = {
@@ -113,7 +105,7 @@ export function supervise(spec: ServiceSpec, logFile: string): SupervisedService
     async kill() {
       phase = 'down';
       child?.kill('SIGKILL');
-      await exited;
+      await child?.exited();
     },
     start() {
       starting ??= startUntilReady().finally(() => {
@@ -132,18 +124,7 @@ export function supervise(spec: ServiceSpec, logFile: string): SupervisedService
     },
     async stop() {
       phase = 'stopping';
-      // A paused process would never hear SIGTERM.
-      child?.kill('SIGCONT');
-      const current = child;
-      if (current) {
-        current.kill('SIGTERM');
-        const stopped = await Promise.race([
-          exited.then(() => true),
-          sleep(STOP_TIMEOUT_MS, false),
-        ]);
-        if (!stopped) current.kill('SIGKILL');
-        await exited;
-      }
+      await child?.stop(STOP_TIMEOUT_MS);
       phase = 'down';
       await new Promise<void>((resolve) => log.end(resolve));
     },

@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { runAdminCli } from '@dzpay/testkit/processes';
 import type { CampaignPartner } from './partner.ts';
 
 /** A merchant of the campaign, as its actors know it. */
@@ -12,9 +10,6 @@ export interface CampaignMerchant {
   /** Its single-use and multi-use QR codes' tokens. */
   qr: { singleUse: string[]; multiUse: string[] };
 }
-
-const CLI = fileURLToPath(new URL('../services/gateway/src/cli/main.ts', import.meta.url));
-const run = promisify(execFile);
 
 /** The partners' secrets for merchant `index` (the partner server checks and verifies with them). */
 export function partnerSecrets(seed: number) {
@@ -41,12 +36,8 @@ export async function createMerchants(deps: {
   secrets: ReturnType<typeof partnerSecrets>;
   qrPerKind: number;
 }): Promise<CampaignMerchant[]> {
-  const cli = async <T>(args: string[], extraEnv: Record<string, string> = {}): Promise<T> => {
-    const { stdout } = await run(process.execPath, [CLI, '--json', ...args], {
-      env: { ...process.env, ...deps.cliEnv, ...extraEnv },
-    });
-    return JSON.parse(stdout) as T;
-  };
+  const cli = <T>(args: string[], extraEnv: Record<string, string> = {}): Promise<T> =>
+    runAdminCli<T>({ ...deps.cliEnv, ...extraEnv }, args);
   return Promise.all(
     Array.from({ length: deps.count }, async (_, index) => {
       const { id } = await cli<{ id: string }>([

@@ -2,7 +2,7 @@
 // migrations. Services also migrate at start; this is for developers (the Kubernetes
 // migration Job runs `dzpay migrate`, the same code, without creating the database).
 import { BaseEnv, createLogger, loadConfig } from '@dzpay/platform';
-import { migrateAll } from '../services/gateway/src/cli/service-migrations.ts';
+import { migrateAll } from '@dzpay/stack';
 import { ensureDatabase } from './database.ts';
 
 const { DATABASE_URL } = loadConfig(BaseEnv.pick({ DATABASE_URL: true }));

@@ -1,22 +1,28 @@
 // `pnpm start`: dzpay on this machine. Creates the database, applies migrations, starts
 // the card network sandbox, qr-config, payments, status, the webhook dispatcher, receipts
-// and the gateway, seeds a demo merchant into an empty database, and prints where
-// everything is. Receipt emails go to SMTP_HOST when it is set, else to a mail catcher on
+// the gateway and the dashboard behind one front door (as the Ingress in a cluster:
+// /dashboard to the dashboard, the rest to the gateway), seeds a demo merchant into an
+// empty database, and prints where everything is. Receipt emails go to SMTP_HOST when it is set, else to a mail catcher on
 // port 1025 (one already listening there, such as compose's mailpit, or a built-in one
 // that saves each email's HTML under .dzpay-mail/). NATS is a server of its own on
 // NATS_PORT (4223), secured as production's is: each service logs in as its own user,
 // limited to its role's subjects (docs/nats-security.md); its store and users are kept
 // under .dzpay-nats/. Ctrl-C stops the services gracefully, the gateway first, then NATS.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createConnection } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { BaseEnv, connectPostgres, loadConfig } from '@dzpay/platform';
 import { startMailCatcher } from '@dzpay/testkit';
+import { startFrontDoor, type FrontDoor } from '@dzpay/testkit/front-door';
+import {
+  runAdminCli,
+  spawnNode,
+  waitUntilReady,
+  type SpawnedProcess,
+} from '@dzpay/testkit/processes';
 import { startSecuredNatsServer, type LocalNatsServer } from '@dzpay/testkit/servers';
 import { localNatsUsers, type LocalNatsUsers } from '@dzpay/stack/nats-users';
 import type { NatsUser } from '@dzpay/stack/nats-permissions';
@@ -35,7 +41,15 @@ const root = new URL('../', import.meta.url);
 const path = (relative: string) => fileURLToPath(new URL(relative, root));
 // The demo's key is shown once at seeding; this file shows it again (a test points it elsewhere).
 const DEMO_FILE = process.env.DEMO_FILE ?? path('.dzpay-demo.json');
+/** The front door: everything public (the API, payer pages, /dashboard) is reached here. */
 const HTTP_PORT = process.env.HTTP_PORT ?? '8080';
+/** Behind the front door, on this machine only: the gateway's and the dashboard's ports. */
+const GATEWAY_HTTP_PORT = process.env.GATEWAY_HTTP_PORT ?? '8082';
+const DASHBOARD_HTTP_PORT = process.env.DASHBOARD_HTTP_PORT ?? '8081';
+const HTTP_PORTS: Partial<Record<ServiceName, string>> = {
+  gateway: GATEWAY_HTTP_PORT,
+  dashboard: DASHBOARD_HTTP_PORT,
+};
 const SANDBOX_PORT = process.env.SANDBOX_PORT ?? '8600';
 const SMTP_PORT = process.env.SMTP_PORT ?? '1025';
 const MAIL_DIR = path('.dzpay-mail/');
@@ -57,6 +71,9 @@ const SERVICES: { name: ServiceName | typeof SANDBOX; port: string; readyUrl: st
   })),
 ];
 
+/** What takes requests from outside: the gateway and what starts after it. */
+const FRONT = DZPAY_SERVICES.slice(DZPAY_SERVICES.indexOf('gateway'));
+
 interface Demo {
   merchantId: string;
   key: string;
@@ -71,10 +88,8 @@ const links = {
   secretsKey: process.env.SECRETS_KEY ?? randomBytes(32).toString('base64'),
   smtp: { host: process.env.SMTP_HOST ?? '127.0.0.1', port: Number(SMTP_PORT) },
 };
-/** What every process gets: this shell's environment and the ports chosen above. */
+/** What every process gets on top of this shell's environment: the ports chosen above. */
 const serviceEnv = {
-  ...process.env,
-  HTTP_PORT,
   SANDBOX_PORT,
   SANDBOX_PUBLIC_URL: process.env.SANDBOX_PUBLIC_URL ?? `http://localhost:${SANDBOX_PORT}`,
 };
@@ -90,13 +105,30 @@ const { nats, users } = await securedNats();
 /** What a process acting as `user` needs to reach NATS. */
 const natsEnv = (user: NatsUser) => ({ NATS_URL: nats.url, NATS_PREFIX, ...users.envOf(user) });
 
-const children: ChildProcess[] = [];
-const exits: Promise<void>[] = [];
+const children: SpawnedProcess[] = [];
 let stopping = false;
+/** Set once every service is ready; stop() may run before. */
+const entrance: { door?: FrontDoor } = {};
 for (const service of SERVICES) {
-  children.push(start(service.name, service.port));
-  await waitReady(service.name, service.readyUrl);
+  const child = start(service.name, service.port);
+  children.push(child);
+  // What could not start stops the rest, which it may need to drain through.
+  await waitUntilReady(child, { readyUrl: service.readyUrl, pollIntervalMs: 200 }).catch(
+    (error: unknown) => {
+      stop();
+      throw error;
+    },
+  );
 }
+entrance.door = await startFrontDoor({
+  host: '0.0.0.0',
+  port: Number(HTTP_PORT),
+  gatewayUrl: `http://127.0.0.1:${GATEWAY_HTTP_PORT}`,
+  dashboardUrl: `http://127.0.0.1:${DASHBOARD_HTTP_PORT}`,
+}).catch((error: unknown) => {
+  stop();
+  throw error;
+});
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
 
@@ -109,6 +141,7 @@ const base = `http://localhost:${HTTP_PORT}`;
 console.log(`
 dzpay is running
   gateway (public API)  ${base}
+  dashboard             ${base}/dashboard
   card network sandbox  http://localhost:${SANDBOX_PORT} (test cards: docs/cardnet-sandbox.md)
   receipt emails        ${mail}
   NATS (secured)        ${nats.url}, users in ${join(NATS_DIR, 'users.json')}; the admin CLI:
@@ -155,57 +188,53 @@ async function localMailCatcher(): Promise<string> {
 }
 
 /**
- * Stops the gateway first (its in-flight requests still need the others), then the rest,
- * and exits once every service has: the mail catcher and timers must not keep the
- * command alive until a second Ctrl-C.
+ * Stops the front first (the gateway and what starts after it: their in-flight requests
+ * still need the others), then the rest, and exits once every service has: the mail
+ * catcher and timers must not keep the command alive until a second Ctrl-C.
  */
 function stop(): void {
   if (stopping) return;
   stopping = true;
-  // NATS last: the services drain through it (it runs out of reach of Ctrl-C).
-  void Promise.all(exits)
+  // The front door first (no new requests), NATS last: the services drain through it
+  // (it runs out of reach of Ctrl-C).
+  void entrance.door?.close();
+  void Promise.all(children.map((child) => child.exited()))
     .then(() => nats.stop())
     .finally(() => process.exit());
-  const gateway = children.at(-1);
-  const others = children.slice(0, -1);
-  const stopOthers = () => others.forEach((child) => child.kill('SIGTERM'));
-  if (!gateway || gateway.exitCode !== null || gateway.signalCode !== null) return stopOthers();
-  gateway.once('exit', stopOthers);
-  gateway.kill('SIGTERM');
-}
-
-function start(name: ServiceName | typeof SANDBOX, port: string): ChildProcess {
-  const linked = name === SANDBOX ? {} : { ...linkEnv(name, links), ...natsEnv(name) };
-  const child = spawn(process.execPath, [entryOf(name)], {
-    env: { ...serviceEnv, ...linked, DATABASE_URL, OPS_PORT: port },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  const isFront = (child: SpawnedProcess) => FRONT.some((name) => name === child.name);
+  const front = children.filter(isFront);
+  for (const child of front) child.kill('SIGTERM');
+  void Promise.all(front.map((child) => child.exited())).then(() => {
+    for (const child of children) if (!isFront(child)) child.kill('SIGTERM');
   });
-  exits.push(
-    new Promise((resolve) =>
-      child.once('exit', (code, signal) => {
-        console.log(`${name} exited (${signal ?? code})`);
-        // A service that ends on its own stops the rest and makes the command fail.
-        if (!stopping) process.exitCode = code || 1;
-        else if (code) process.exitCode = code;
-        stop();
-        resolve();
-      }),
-    ),
-  );
-  return child;
 }
 
-async function waitReady(name: string, readyUrl: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const ready = await fetch(readyUrl).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  stop();
-  throw new Error(`${name} did not become ready at ${readyUrl}`);
+function start(name: ServiceName | typeof SANDBOX, port: string): SpawnedProcess {
+  const linked = name === SANDBOX ? {} : { ...linkEnv(name, links), ...natsEnv(name) };
+  const child = spawnNode({
+    name,
+    entry: entryOf(name),
+    env: {
+      ...serviceEnv,
+      // The gateway and the dashboard listen on this machine only, behind the front door,
+      // whose X-Forwarded-For they believe (one hop).
+      ...(name !== SANDBOX && HTTP_PORTS[name]
+        ? { HTTP_PORT: HTTP_PORTS[name], HTTP_HOST: '127.0.0.1', TRUST_PROXY_HOPS: '1' }
+        : {}),
+      ...linked,
+      DATABASE_URL,
+      OPS_PORT: port,
+    },
+    echo: 'inherit',
+  });
+  void child.exited().then(({ code, signal }) => {
+    console.log(`${name} exited (${signal ?? code})`);
+    // A service that ends on its own stops the rest and makes the command fail.
+    if (!stopping) process.exitCode = code || 1;
+    else if (code) process.exitCode = code;
+    stop();
+  });
+  return child;
 }
 
 /** Seeds a demo merchant, key and QR code into an empty database, through the admin CLI. */
@@ -226,13 +255,8 @@ async function seedDemo(): Promise<Demo | null> {
   return demo;
 }
 
-async function cli<T>(...args: string[]): Promise<T> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [path('services/gateway/src/cli/main.ts'), '--json', ...args],
-    { env: { ...process.env, DATABASE_URL, ...natsEnv('cli') } },
-  );
-  return JSON.parse(stdout) as T;
+function cli<T>(...args: string[]): Promise<T> {
+  return runAdminCli<T>({ DATABASE_URL, ...natsEnv('cli') }, args);
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Rng } from '../rng.ts';
 import type { CampaignMerchant } from '../world.ts';
+import { cancelPayment } from './cancel.ts';
 import { focused, type ActorContext } from './context.ts';
 import { sampleStatus } from './status-sampler.ts';
 
@@ -118,16 +119,7 @@ async function act(
       // The newest registrations: the ones a payer may still be on the card form of.
       const mine = context.acks.registrations.filter((r) => r.merchant === merchant.index);
       if (mine.length === 0) return 'nothing registered yet';
-      const { paymentId } = rng.pick(mine.slice(-5));
-      const answer = await http(`${gatewayUrl}/api/v1/payments/${paymentId}/cancel`, {
-        headers,
-        body: '{}',
-      });
-      if (answer.status === 200) {
-        context.acks.cancels.push({ paymentId });
-        context.count('cancelsAcknowledged');
-      }
-      return `cancel ${answer.status}`;
+      return cancelPayment(context, merchant.index, rng.pick(mine.slice(-5)).paymentId);
     }
     case 'status': {
       const references = [

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Messages } from '../../services/gateway/src/pages/messages.ts';
 import { spellingOf } from '../partner.ts';
 import type { Rng } from '../rng.ts';
+import { cancelPayment } from './cancel.ts';
 import { CARDS, focused, type ActorContext } from './context.ts';
 
 /** Where a payer comes in. */
@@ -271,24 +272,6 @@ async function register(
     await sleep(rng.int(200, 2_000));
   }
   return registered;
-}
-
-/** The merchant cancels the payment (the API, with its key). */
-async function cancelPayment(
-  context: ActorContext,
-  merchantIndex: number,
-  paymentId: string,
-): Promise<string> {
-  const merchant = context.merchants[merchantIndex]!;
-  const answer = await context.http(`${context.gatewayUrl}/api/v1/payments/${paymentId}/cancel`, {
-    headers: { 'x-api-key': merchant.testKey },
-    body: '{}',
-  });
-  if (answer.status === 200) {
-    context.acks.cancels.push({ paymentId });
-    context.count('cancelsAcknowledged');
-  }
-  return `cancel ${answer.status}`;
 }
 
 /** Submits the card form; answers where the card network sends the browser back. */

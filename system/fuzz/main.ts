@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { FuzzResult } from './run.ts';
 
 // `pnpm fuzz --requests 20000 [--seed N] [--path P] [--keep-going]`: the long fuzz run.
-// It runs system/fuzz.service.test.ts through vitest (whose global setup finds Postgres,
+// It runs system/fuzz.system.test.ts through vitest (whose global setup finds Postgres,
 // Redis and NATS, as for every service test) with the run's settings in the
 // environment, then prints the summary table docs/fuzzing.md shows.
 
@@ -47,7 +47,7 @@ const started = Date.now();
 const code = await new Promise<number>((resolve) => {
   const child = spawn(
     'npx',
-    ['vitest', 'run', '--project', 'service', 'system/fuzz.service.test.ts'],
+    ['vitest', 'run', '--project', 'service', 'system/fuzz.system.test.ts'],
     {
       cwd: root,
       stdio: 'inherit',

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type Sandbox } from '@dzpay/cardnet-sandbox/service';
 import { startMailCatcher, type MailCatcher } from '@dzpay/testkit';
-import { accountsRepository } from '../../services/gateway/src/adapters/accounts-repository.ts';
-import { connectPartner, payProductReference } from '../partner-merchant.ts';
-import { CARDS, payByHttp } from '../payer.ts';
-import { startStack, type Stack } from '../stack.ts';
+import { accountsRepository } from '@dzpay/accounts';
+import { connectPartner, payProductReference } from '../support/partner-merchant.ts';
+import { CARDS, payByHttp } from '../support/payer.ts';
+import { startStack, type Stack } from '../support/stack.ts';
 import { startFuzzPartner, type FuzzPartner } from './partner.ts';
 
 /**

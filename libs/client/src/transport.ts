@@ -1,12 +1,27 @@
 import type { z } from 'zod';
-import { DzpayError, type DzpayClientOptions, type IdempotencyOptions } from './client.ts';
+import { DzpayError } from './errors.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** Where the client sends its requests, and with which key. */
+export interface DzpayClientOptions {
+  /** The gateway's base URL, e.g. https://pay.example.dz. */
+  baseUrl: string;
+  /** A `pk_test_…` or `pk_live_…` key. */
+  apiKey: string;
+  /** A fetch of one's own (tests, proxies); the global one by default. */
+  fetch?: typeof fetch;
+}
+
+/** For POSTs that create or move money: the same key and body answer the first result again. */
+export interface IdempotencyOptions {
+  idempotencyKey?: string;
+}
+
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
  * How the client's methods reach the gateway: a JSON call checked against its schema,
  * a raw request for bodies that are not JSON (CSV, images), and the helpers every
- * method needs. Each group of methods (client.ts, back-office-*.ts) is built on it.
+ * method needs. Each resource's methods (payments.ts, qr-codes.ts, …) are built on it.
  */
 export interface ClientTransport {
   call: <S extends z.ZodType>(
@@ -24,6 +39,8 @@ export interface ClientTransport {
     extraHeaders?: Record<string, string>,
   ) => Promise<Response>;
   segment: (value: string) => string;
+  /** `?name=value&…` of the fields that are set; '' when none is. */
+  query: (fields: object) => string;
   idempotency: (options?: IdempotencyOptions) => Record<string, string>;
 }
 
@@ -73,6 +90,16 @@ export function clientTransport(options: DzpayClientOptions): ClientTransport {
       throw new DzpayError(response.status, parsed, response.headers.get('retry-after'));
     },
     segment: encodeURIComponent,
+    query(fields) {
+      const params = new URLSearchParams();
+      for (const [name, value] of Object.entries(fields) as [
+        string,
+        string | number | undefined,
+      ][]) {
+        if (value !== undefined) params.set(name, String(value));
+      }
+      return params.size === 0 ? '' : `?${params.toString()}`;
+    },
     idempotency: (idempotencyOptions): Record<string, string> =>
       idempotencyOptions?.idempotencyKey
         ? { 'idempotency-key': idempotencyOptions.idempotencyKey }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DzpayError, dzpayClient } from '../src/client.ts';
+import { DzpayError, dzpayClient } from '../src/index.ts';
 
 // A real HTTP server answering as the gateway would, to check how the client reads
 // successes and each error shape; the gateway itself is exercised through this client

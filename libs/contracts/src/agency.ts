@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Language, MerchantTerms } from './payments.ts';
+import { Language } from './payments/payment.ts';
+import { MerchantTerms } from './payments/registration.ts';
 import { MerchantScope } from './scope.ts';
 
 /**

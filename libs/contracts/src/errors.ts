@@ -37,19 +37,16 @@ export const ErrorCatalog = {
   PARTNER503_UNAVAILABLE: 503,
   REFERENCE409_LOCKED: 409,
   WEBHOOK404_DELIVERY_NOT_FOUND: 404,
-  // The back office (issue 14)
+  // Cancelling a payment, replaying an event, sending a test webhook
   PAYMENT_INSTANCE409_NOT_CANCELLABLE: 409,
   WEBHOOK404_EVENT_NOT_FOUND: 404,
   WEBHOOK409_ENDPOINT_MISSING: 409,
+  // Any endpoint
   SERVICE503_UNAVAILABLE: 503,
   INTERNAL500_ERROR: 500,
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCatalog;
-
-export const ErrorCodes = Object.fromEntries(
-  Object.keys(ErrorCatalog).map((code) => [code, code]),
-) as { readonly [C in ErrorCode]: C };
 
 export function httpStatusOf(code: ErrorCode): number {
   return ErrorCatalog[code];
@@ -61,5 +58,3 @@ export const PartnerErrorCatalog = {
   ALREADY_PAID: 409,
   SERVICE_UNAVAILABLE: 503,
 } as const;
-
-export type PartnerErrorCode = keyof typeof PartnerErrorCatalog;

@@ -20,7 +20,7 @@ export type ReferenceKind = z.infer<typeof ReferenceKind>;
 export const PaymentStatus = z.enum(['pending', 'processing', 'success', 'failed', 'refunded']);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
-export const PaymentEventData = z.object({
+const PaymentEventData = z.object({
   paymentId: z.uuid(),
   reference: z.string(),
   channel: z.enum(['CHECKOUT', 'AGENCY']),
@@ -63,7 +63,15 @@ export const PaymentEventData = z.object({
    */
   version: z.int().positive().optional(),
 });
-export type PaymentEventData = z.infer<typeof PaymentEventData>;
+type PaymentEventData = z.infer<typeof PaymentEventData>;
+
+/**
+ * What payments adds to a `payment.refunded` event beyond PaymentEventData: the amount
+ * of this one refund (centimes). Read from the raw event, as PaymentEventData drops it.
+ */
+export const RefundEventExtra = z.object({
+  data: z.object({ refundAmount: z.int().positive().optional() }),
+});
 
 /** The envelope of every event (ARCHITECTURE.md §5); `id` is also the Nats-Msg-Id. */
 export const PaymentEvent = z.object({

@@ -1,19 +1,169 @@
-export * from './agency.ts';
-export * from './errors.ts';
-export * from './events.ts';
-export * from './envelopes.ts';
-export * from './money.ts';
-export * from './payments.ts';
-export * from './qr.ts';
-export * from './receipts.ts';
-export * from './reconciliation.ts';
-export * from './responses.ts';
-export * from './rpc.ts';
-export * from './scope.ts';
-export * from './status.ts';
-export * from './validation.ts';
-export * from './webhooks.ts';
-export * from './back-office/payments.ts';
-export * from './back-office/qr.ts';
-export * from './back-office/report.ts';
-export * from './back-office/webhooks.ts';
+// @dzpay/contracts: every message that crosses a service's edge, as a zod schema and
+// its type, written once: HTTP bodies and answers, NATS requests, events, errors.
+
+// Who a request acts for, money, and the payer's language.
+export { MerchantScope, Mode } from './scope.ts';
+export { centimesToDzd, dzdToCentimes, formatDzd, hasAtMostTwoDecimals, LOCALES } from './money.ts';
+export { Language } from './payments/payment.ts';
+
+// Errors: the catalog of codes, and the bodies they travel in.
+export { ErrorCatalog, httpStatusOf, type ErrorCode } from './errors.ts';
+export { PartnerError, RateLimitError, StandardError, ValidationList } from './envelopes.ts';
+export { cleanText, isJsonObject, validationMessages } from './validation.ts';
+
+// The public API's success bodies, as the gateway answers them.
+export {
+  DailyReportResponse,
+  DeliveriesResponse,
+  DeliveryResponse,
+  PaymentResponse,
+  PaymentsListResponse,
+  QrCodesListResponse,
+  ReceiptEmailResponse,
+  RefundPendingResponse,
+  RefundResponse,
+  RefundResponseBody,
+  RegisterPaymentResponse,
+  SetQrConfigResponse,
+  SigningSecretRotatedResponse,
+  StatusResponse,
+  WebhookEventResponse,
+  WebhookEventsResponse,
+  WebhookSettingsResponse,
+  WebhookSettingsUpdatedResponse,
+  WebhookTestResponse,
+} from './responses.ts';
+
+// NATS request/reply: the catalog of subjects and schemas, and the envelope around answers.
+export { Rpc, RpcEnvelope, RpcFailure } from './rpc.ts';
+export type { RpcDefinition } from './rpc-definition.ts';
+
+// Payments: one payment, registered, refunded, listed, and paid on the hosted checkout.
+export { CheckoutStatus, isUuid, PaymentView } from './payments/payment.ts';
+export {
+  jsonDepth,
+  MAX_METADATA_BYTES,
+  MAX_METADATA_DEPTH,
+  MerchantTerms,
+  PaymentsRegisterReply,
+  PaymentsRegisterRequest,
+  RegisteredPayment,
+  RegisterPaymentBody,
+} from './payments/registration.ts';
+export {
+  PaymentsRefundReply,
+  PaymentsRefundRequest,
+  RefundPaymentBody,
+} from './payments/refunds.ts';
+export {
+  PaymentListItem,
+  PAYMENTS_PAGE_DEFAULT,
+  PAYMENTS_PAGE_MAX,
+  PaymentsFilterQuery,
+  PaymentsListQuery,
+  PaymentsListRequest,
+  PaymentsPage,
+  type PaymentsFilter,
+} from './payments/payments-list.ts';
+export { CheckoutView, PAYMENT_WINDOW_MS } from './payments/checkout.ts';
+
+// Payments made at a partner's agency: product lookups and the attempts they start.
+export { AttemptSource, AttemptStartRequest, PartnerProduct } from './agency.ts';
+
+// The facts of payments published on the PAYMENTS stream.
+export {
+  PaymentEvent,
+  paymentEventSubject,
+  PaymentEventType,
+  PaymentEventTypes,
+  PaymentStatus,
+  ReferenceKind,
+  RefundEventExtra,
+  Streams,
+} from './events.ts';
+
+// The status of a reference, as status projects it from the events.
+export {
+  AttemptRevisions,
+  Stage,
+  STATUS_CHANGED_CHANNEL,
+  statusAsOf,
+  statusChangeOf,
+  statusKey,
+  StatusPayment,
+  StatusRecord,
+  statusRecordOf,
+  StatusReference,
+  StatusReply,
+  WebhookDelivery,
+  type StatusChange,
+  type StatusSubject,
+} from './status.ts';
+
+// Reports: a merchant's figures day by day.
+export {
+  addDays,
+  algiersDay,
+  DailyReportQuery,
+  DailyReportReply,
+  dailyReportView,
+  DailyReportView,
+  daysInRange,
+  REPORT_TIME_ZONE,
+  ReportDay,
+  ReportFigures,
+  resolveReportRange,
+} from './reports.ts';
+
+// QR codes: what each offers, and the merchant's codes listed and printed.
+export {
+  expiresAtInstant,
+  QrConfigGetReply,
+  QrConfigSetRequest,
+  QrConfigState,
+  QrConfiguration,
+  QrMessages,
+  QrToken,
+  SetQrConfigBody,
+  UnsetQrConfigBody,
+} from './qr-codes/qr-config.ts';
+export {
+  QR_CODES_PAGE_DEFAULT,
+  QR_IMAGE_SIZE_DEFAULT,
+  QrCodeRecordView,
+  QrCodesListQuery,
+  QrCodesListReply,
+  QrCodesPage,
+  QrCodeView,
+  QrImageQuery,
+} from './qr-codes/qr-codes-list.ts';
+
+// Webhooks: their kinds, settings, the events log, and each delivery.
+export { DEFAULT_WEBHOOK_EVENTS, WebhookEventKind, WebhookType } from './webhooks/webhook-types.ts';
+export {
+  MAX_GRACE_HOURS,
+  SigningSecretRotate,
+  WebhookSettingsUpdate,
+  WebhookSettingsView,
+  WebhookTestResult,
+} from './webhooks/settings.ts';
+export { EVENTS_PAGE_MAX, WebhookEventsPage, WebhookEventView } from './webhooks/webhook-events.ts';
+export {
+  DeliveryView,
+  WebhookDeliveryEvent,
+  WebhookDeliveryEventTypes,
+  webhookEventSubject,
+} from './webhooks/deliveries.ts';
+
+// Merchants' partner servers, as the gateway publishes them for the other services.
+export { Buckets, PartnerDirectoryEntry, partnerDirectoryKey } from './partner-directory.ts';
+
+// Receipts sent by email, and reconciliation with the card network.
+export {
+  EmailReceiptBody,
+  ReceiptEmailRequest,
+  ReceiptEmailResult,
+  ReceiptSender,
+  type ReceiptPayment,
+} from './receipts.ts';
+export { DiscrepancyKind } from './reconciliation.ts';

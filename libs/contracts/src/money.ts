@@ -1,4 +1,4 @@
-import type { Language } from './payments.ts';
+import type { Language } from './payments/payment.ts';
 
 /**
  * Money crosses our edges as DZD numbers (QR amounts, status amounts) or integer

@@ -1,11 +1,10 @@
 import validator from 'validator';
 import { z } from 'zod';
-import type { PaymentView } from './payments.ts';
-import { Language } from './payments.ts';
+import { Language, type PaymentView } from './payments/payment.ts';
 import { MerchantScope } from './scope.ts';
 
 /** The spec's limit on a recipient address. */
-export const MAX_EMAIL_LENGTH = 254;
+const MAX_EMAIL_LENGTH = 254;
 
 /**
  * Body of POST /api/v1/payments/{id}/receipt/email. The address is checked by

@@ -1,11 +1,23 @@
-export { rpc, type RpcDefinition } from './rpc-definition.ts';
 import { z } from 'zod';
 import { rpc } from './rpc-definition.ts';
-import { BackOfficePaymentsRpc } from './back-office/payments.ts';
-import { BackOfficeQrRpc } from './back-office/qr.ts';
-import { BackOfficeReportRpc } from './back-office/report.ts';
-import { BackOfficeWebhooksRpc } from './back-office/webhooks.ts';
+import {
+  AttemptStartReply,
+  AttemptStartRequest,
+  PartnerProduct,
+  ProductLookupRequest,
+} from './agency.ts';
 import { ErrorCatalog } from './errors.ts';
+import {
+  CheckoutReturnRequest,
+  CheckoutStartReply,
+  CheckoutTokenRequest,
+  CheckoutView,
+} from './payments/checkout.ts';
+import { PaymentsCancelRequest, PaymentsGetRequest, PaymentView } from './payments/payment.ts';
+import { PaymentsListRequest, PaymentsPage } from './payments/payments-list.ts';
+import { PaymentsRefundReply, PaymentsRefundRequest } from './payments/refunds.ts';
+import { PaymentsRegisterReply, PaymentsRegisterRequest } from './payments/registration.ts';
+import { QrCodesListReply, QrCodesListRequest } from './qr-codes/qr-codes-list.ts';
 import {
   QrCodeCreateReply,
   QrCodeCreateRequest,
@@ -15,62 +27,63 @@ import {
   QrConfigSetRequest,
   QrConfigUnsetReply,
   QrConfigUnsetRequest,
-} from './qr.ts';
-import {
-  CheckoutReturnRequest,
-  CheckoutStartReply,
-  CheckoutTokenRequest,
-  CheckoutView,
-  PaymentsGetRequest,
-  PaymentsRefundReply,
-  PaymentsRefundRequest,
-  PaymentsRegisterReply,
-  PaymentsRegisterRequest,
-  PaymentView,
-} from './payments.ts';
+} from './qr-codes/qr-config.ts';
 import { ReceiptEmailRequest, ReceiptEmailResult } from './receipts.ts';
 import { ReconcileRequest, ReconciliationReport } from './reconciliation.ts';
+import { DailyReportReply, DailyReportRequest } from './reports.ts';
 import { StatusReferenceRequest, StatusReply } from './status.ts';
 import {
   DeliveriesOfPaymentReply,
   DeliveriesOfPaymentRequest,
   DeliveryReplayRequest,
   DeliveryView,
-} from './webhooks.ts';
+} from './webhooks/deliveries.ts';
+import { WebhookTestResult, WebhookTestSendRequest } from './webhooks/settings.ts';
 import {
-  AttemptStartReply,
-  AttemptStartRequest,
-  PartnerProduct,
-  ProductLookupRequest,
-} from './agency.ts';
+  WebhookEventReplayRequest,
+  WebhookEventsListRequest,
+  WebhookEventsPage,
+  WebhookEventView,
+} from './webhooks/webhook-events.ts';
 
-/** The catalog of every NATS request/reply subject and its schemas. */
+/** The catalog of every NATS request/reply subject and its schemas, by resource. */
 export const Rpc = {
+  // QR codes (qr-config)
   qrConfigSet: rpc('qr.config.set', QrConfigSetRequest, QrConfigSetReply),
   qrConfigUnset: rpc('qr.config.unset', QrConfigUnsetRequest, QrConfigUnsetReply),
   qrConfigGet: rpc('qr.config.get', QrConfigGetRequest, QrConfigGetReply),
   qrCodeCreate: rpc('qr.code.create', QrCodeCreateRequest, QrCodeCreateReply),
+  qrCodesList: rpc('qr.codes.list', QrCodesListRequest, QrCodesListReply),
+  // Payments (payments)
   paymentsRegister: rpc('payments.register', PaymentsRegisterRequest, PaymentsRegisterReply),
   paymentsGet: rpc('payments.get', PaymentsGetRequest, PaymentView),
   paymentsRefund: rpc('payments.refund', PaymentsRefundRequest, PaymentsRefundReply),
+  paymentsList: rpc('payments.list', PaymentsListRequest, PaymentsPage),
+  paymentsCancel: rpc('payments.cancel', PaymentsCancelRequest, PaymentView),
+  paymentsReconcile: rpc('payments.reconcile', ReconcileRequest, ReconciliationReport),
   checkoutView: rpc('payments.checkout.view', CheckoutTokenRequest, CheckoutView),
   checkoutStart: rpc('payments.checkout.start', CheckoutTokenRequest, CheckoutStartReply),
   checkoutReturn: rpc('payments.checkout.return', CheckoutReturnRequest, CheckoutView),
-  statusReferenceGet: rpc('status.reference.get', StatusReferenceRequest, StatusReply),
   productLookup: rpc('payments.product.lookup', ProductLookupRequest, PartnerProduct),
   attemptStart: rpc('payments.attempts.start', AttemptStartRequest, AttemptStartReply),
+  // Reports (payments)
+  paymentsReportDaily: rpc('payments.report.daily', DailyReportRequest, DailyReportReply),
+  // Status of a reference (status)
+  statusReferenceGet: rpc('status.reference.get', StatusReferenceRequest, StatusReply),
+  // Webhooks (webhook-dispatcher). The events log and the test are not under
+  // `webhooks.events.`: the WEBHOOKS stream captures `webhooks.events.>`, and it would
+  // store these requests and answer them with its PubAck.
   deliveriesOfPayment: rpc(
     'webhooks.deliveries.list',
     DeliveriesOfPaymentRequest,
     DeliveriesOfPaymentReply,
   ),
   deliveryReplay: rpc('webhooks.deliveries.replay', DeliveryReplayRequest, DeliveryView),
+  webhookEventsList: rpc('webhooks.log.list', WebhookEventsListRequest, WebhookEventsPage),
+  webhookEventReplay: rpc('webhooks.log.replay', WebhookEventReplayRequest, WebhookEventView),
+  webhookTestSend: rpc('webhooks.test.send', WebhookTestSendRequest, WebhookTestResult),
+  // Receipts (receipts)
   receiptEmailSend: rpc('receipts.email.send', ReceiptEmailRequest, ReceiptEmailResult),
-  paymentsReconcile: rpc('payments.reconcile', ReconcileRequest, ReconciliationReport),
-  ...BackOfficePaymentsRpc,
-  ...BackOfficeWebhooksRpc,
-  ...BackOfficeQrRpc,
-  ...BackOfficeReportRpc,
 } as const;
 
 /** Errors cross the wire as a code from the catalog, never as a stack trace. */

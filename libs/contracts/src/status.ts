@@ -7,7 +7,7 @@ export const Stage = z.enum(['locked', 'paid', 'released', 'refunded', 'not_foun
 export type Stage = z.infer<typeof Stage>;
 
 /** Diagnostics only; the set may grow (spec). */
-export const AttemptStatus = z.enum(['pending', 'processing', 'success', 'failed', 'refunded']);
+const AttemptStatus = z.enum(['pending', 'processing', 'success', 'failed', 'refunded']);
 
 export const WebhookDelivery = z.enum(['success', 'fail', 'pending']);
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
@@ -97,7 +97,7 @@ export function statusKey({ merchantId, mode, reference }: StatusSubject): strin
 }
 
 /** An attempt (by payment id) and the revision a change made its row reach. */
-export interface AttemptRevision {
+interface AttemptRevision {
   paymentId: string;
   revision: number;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { SetQrConfigBody, UnsetQrConfigBody } from '../src/qr.ts';
+import { SetQrConfigBody, UnsetQrConfigBody } from '../src/qr-codes/qr-config.ts';
 import { isJsonObject, validationMessages } from '../src/validation.ts';
 
 const messagesOf = (schema: z.ZodType, input: unknown) => {

@@ -64,6 +64,20 @@ const DATABASE_UNAVAILABLE_CODES = new Set([
 const MIGRATION_FILE = /^\d{3}_[a-z0-9_]+\.sql$/;
 
 /**
+ * The outbox every publishing service keeps (sql/outbox.sql), written once here: applied
+ * as its schema's first migration, by this name, wherever a service asks for an outbox.
+ */
+const OUTBOX_MIGRATION = {
+  name: '000_outbox.sql',
+  url: new URL('../sql/outbox.sql', import.meta.url),
+};
+
+export interface MigrateOptions {
+  /** The schema keeps an outbox (outbox-relay.ts): the platform's table comes first. */
+  outbox?: boolean;
+}
+
+/**
  * Applies the service's `migrations/NNN_name.sql` files that are not applied yet, in
  * order, in one transaction under a transaction-level advisory lock: replicas starting
  * together wait for each other, and a failing file leaves nothing half applied.
@@ -73,8 +87,13 @@ export async function migrate(
   schema: string,
   directory: URL,
   logger?: Logger,
+  options: MigrateOptions = {},
 ): Promise<string[]> {
-  const files = (await readdir(directory)).filter((name) => MIGRATION_FILE.test(name)).sort();
+  const own = (await readdir(directory)).filter((name) => MIGRATION_FILE.test(name)).sort();
+  const files = [
+    ...(options.outbox ? [OUTBOX_MIGRATION] : []),
+    ...own.map((name) => ({ name, url: new URL(name, directory) })),
+  ];
   const applied: string[] = [];
   await sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtext(${`dzpay:migrate:${schema}`}))`;
@@ -91,12 +110,12 @@ export async function migrate(
       ),
     );
     for (const file of files) {
-      if (done.has(file)) continue;
-      const text = await readFile(new URL(file, directory), 'utf8');
+      if (done.has(file.name)) continue;
+      const text = await readFile(file.url, 'utf8');
       await tx.unsafe(`set local search_path to "${schema}"`);
       await tx.unsafe(text);
-      await tx.unsafe(`insert into "${schema}".schema_migrations (name) values ($1)`, [file]);
-      applied.push(file);
+      await tx.unsafe(`insert into "${schema}".schema_migrations (name) values ($1)`, [file.name]);
+      applied.push(file.name);
     }
   });
   if (applied.length > 0) logger?.info({ schema, applied }, 'migrations applied');

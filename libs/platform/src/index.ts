@@ -1,22 +1,81 @@
-export * from './batcher.ts';
-export * from './config.ts';
-export * from './db.ts';
-export * from './durable-consumer.ts';
-export * from './errors.ts';
-export * from './html.ts';
-export * from './logger.ts';
-export * from './metrics.ts';
-export * from './nats.ts';
-export * from './ops-server.ts';
-export * from './outbox-relay.ts';
-export * from './partner/index.ts';
-export * from './redis.ts';
-export * from './rpc.ts';
-export * from './sealed-secret.ts';
-export * from './status-changes.ts';
-export * from './runtime.ts';
-export * from './telemetry.ts';
-export * from './tracing.ts';
-export * from './stream-consumer.ts';
-export * from './pruner.ts';
-export * from './read-through-cache.ts';
+// @dzpay/platform: what dzpay's services run on, named group by group; the rest of
+// src/ is internal.
+
+// Configuration, logging, and the runtime that wires a service's connections together.
+export { BaseEnv, loadConfig } from './config.ts';
+export { createLogger, type Logger } from './logger.ts';
+export { startRuntime, type Runtime } from './runtime.ts';
+export { metricsOf } from './metrics.ts';
+
+// Errors that carry a code of the catalog across HTTP and NATS.
+export { AppError, isAppError } from './errors.ts';
+
+// Postgres: a pool on the service's own schema, its migrations, and outages told apart.
+export { connectPostgres, isDatabaseUnavailable, migrate, type Sql, type Tx } from './db.ts';
+
+// Redis.
+export { connectRedis, type Redis } from './redis.ts';
+
+// NATS: connections, subject prefixes, and the JetStream streams a service declares.
+export {
+  connectNats,
+  deployedStream,
+  ensureStream,
+  inboxPrefixOf,
+  keepReplicas,
+  natsAccessOf,
+  prefixed,
+  streamName,
+  type NatsConnection,
+  type StreamSpec,
+} from './nats.ts';
+
+// Request/reply over NATS, with the contracts' schemas checked on both sides.
+export { requestRpc, serveRpc, type RpcServer } from './rpc.ts';
+
+// The outbox: events written in the state change's transaction, relayed, then pruned.
+export { writeOutbox } from './outbox.ts';
+export { startOutboxRelay } from './outbox-relay.ts';
+export { outboxPruneTask, processedEventsPruneTask } from './pruner.ts';
+
+// Consuming streams: each event once, in order, its progress watched.
+export { consumeStream, jsonOf, type StreamConsumer } from './stream-consumer.ts';
+export { durableConsumer } from './durable-consumer.ts';
+export { batcher } from './batcher.ts';
+
+// Tracing across HTTP, NATS and the outbox.
+export { contextOf, inSpan, natsContextOf, SpanKind, traceCarrier } from './tracing.ts';
+
+// Memory in front of a slower source, and the notifications that keep it exact.
+export { readThroughCache } from './read-through-cache.ts';
+export { onStatusChanges } from './status-changes.ts';
+
+// Secrets sealed at rest, each bound to its owner.
+export {
+  openSecret,
+  partnerSecretOwner,
+  sealSecret,
+  secretsKey,
+  signingSecretOwner,
+} from './sealed-secret.ts';
+
+// Merchants' partner servers: where they are, and HTTP that reaches only public addresses.
+export {
+  partnerBucketName,
+  partnerDirectory,
+  type PartnerDirectory,
+  type PartnerEndpoint,
+  type WebhookTarget,
+} from './partner/partner-directory.ts';
+export {
+  partnerHttpClient,
+  TargetRefusedError,
+  type PartnerConnect,
+  type PartnerHttpClient,
+} from './partner/partner-http.ts';
+export { apiUrlProblem, partnerUrl } from './partner/partner-url.ts';
+export { PartnerTargetsEnv } from './partner/settings.ts';
+
+// Public HTTP services: HTML text escaped for their pages, their requests measured.
+export { escapeHtml } from './html.ts';
+export { observeHttpRequests } from './http-requests.ts';

@@ -91,5 +91,3 @@ export function readThroughCache<V>(options: {
     size: () => entries.size,
   };
 }
-
-export type ReadThroughCache<V> = ReturnType<typeof readThroughCache<V>>;

@@ -17,6 +17,8 @@ export interface RuntimeOptions<S extends z.ZodType<BaseEnv>> {
   schema: string;
   /** Folder of the service's NNN_name.sql migrations, applied at start. */
   migrations: URL;
+  /** The service publishes through an outbox: the platform's table is migrated first. */
+  outbox?: boolean;
   /** The service's environment schema (BaseEnv extended). */
   env: S;
   /**
@@ -60,7 +62,9 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
   const logger = createLogger(options.service, config.LOG_LEVEL);
   const telemetry = await startTelemetry(options.service, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const sql = connectPostgres(config.DATABASE_URL, options.schema, config.DATABASE_POOL_SIZE);
-  await migrate(sql, options.schema, options.migrations, logger);
+  await migrate(sql, options.schema, options.migrations, logger, {
+    outbox: options.outbox ?? false,
+  });
   // As its own NATS user when the environment names one: the server then lets it
   // publish and subscribe only where its role needs (docs/nats-security.md).
   const nats = await connectNats(config.NATS_URL, `dzpay-${options.service}`, natsAccessOf(config));

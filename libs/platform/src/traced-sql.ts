@@ -1,6 +1,8 @@
 import { SpanKind, trace } from '@opentelemetry/api';
-import type { Sql } from './db.ts';
+import type postgres from 'postgres';
 import { inSpan } from './tracing.ts';
+
+type Sql = postgres.Sql;
 
 // postgres.js has no OpenTelemetry instrumentation, so the pool is wrapped: every
 // query a service awaits inside a trace becomes a `pg <statement>` span, and every

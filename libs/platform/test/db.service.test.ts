@@ -53,6 +53,40 @@ describe('migrate', () => {
     expect(exists!.found).toBe(false);
   });
 
+  it('makes the platform outbox first when asked, and takes over one older migrations made', async () => {
+    const dir = new URL('./migrations-ok/', import.meta.url);
+    const fresh = pool('fresh_outbox');
+    expect(await migrate(fresh, 'fresh_outbox', dir, undefined, { outbox: true })).toEqual([
+      '000_outbox.sql',
+      '001_create_items.sql',
+      '002_add_price.sql',
+    ]);
+    await fresh`insert into outbox (id, subject, payload, trace_carrier)
+      values (gen_random_uuid(), 's', '{}', '{}')`;
+
+    // A schema whose own migrations made the outbox before the platform did (the
+    // services' databases before the outbox was written once): the platform's file
+    // changes nothing there and is recorded, so it never runs again.
+    const old = pool('old_outbox');
+    await old.unsafe(`create schema old_outbox;
+      create table old_outbox.outbox (id uuid primary key, subject text not null,
+        payload jsonb not null, created_at timestamptz not null default now(),
+        published_at timestamptz, trace_carrier jsonb);
+      insert into old_outbox.outbox (id, subject, payload) values (gen_random_uuid(), 's', '{}')`);
+    expect(await migrate(old, 'old_outbox', dir, undefined, { outbox: true })).toContain(
+      '000_outbox.sql',
+    );
+    expect(await migrate(old, 'old_outbox', dir, undefined, { outbox: true })).toEqual([]);
+    const [kept] = await old<{ n: number }[]>`select count(*)::int as n from old_outbox.outbox`;
+    expect(kept!.n).toBe(1);
+    // Both wake the relay on insert, through the same trigger.
+    const triggers = await old<{ schema: string }[]>`
+      select event_object_schema as schema from information_schema.triggers
+      where trigger_name = 'outbox_inserted' and event_object_schema in ('fresh_outbox', 'old_outbox')
+      order by 1`;
+    expect(triggers.map((row) => row.schema)).toEqual(['fresh_outbox', 'old_outbox']);
+  });
+
   it('returns bigint columns as numbers', async () => {
     const sql = pool('numbers');
     const [row] = await sql<{ n: number; list: number[] }[]>`

@@ -5,6 +5,7 @@ import { connectPostgres, type Sql } from '../src/db.ts';
 import { createLogger } from '../src/logger.ts';
 import { connectNats, type NatsConnection } from '../src/nats.ts';
 import { startOutboxRelay, type OutboxRelay } from '../src/outbox-relay.ts';
+import { createOutboxSchema } from './outbox-schema.ts';
 
 // The relay is woken by the commit's notification only (its poll is an hour away here):
 // a commit of more events than one relay transaction takes must still go out whole, in
@@ -18,18 +19,7 @@ const stream = () => `${infra.natsPrefix}_RELAY_TEST`;
 
 beforeAll(async () => {
   infra = await isolatedInfra('outbox-relay');
-  const setup = connectPostgres(infra.databaseUrl, 'public', 1);
-  await setup.unsafe(`
-    create schema relay_test;
-    create table relay_test.outbox (
-      id uuid primary key, subject text not null, payload jsonb not null,
-      created_at timestamptz not null default clock_timestamp(), published_at timestamptz,
-      trace_carrier jsonb);
-    create function relay_test.notify_outbox() returns trigger language plpgsql as $$
-    begin perform pg_notify('dzpay_outbox', ''); return null; end; $$;
-    create trigger outbox_inserted after insert on relay_test.outbox
-      for each statement execute function relay_test.notify_outbox();`);
-  await setup.end();
+  await createOutboxSchema(infra.databaseUrl, 'relay_test', 'clock_timestamp()');
   sql = connectPostgres(infra.databaseUrl, 'relay_test', 4);
   nc = await connectNats(infra.natsUrl, 'relay-test');
   const jsm = await jetstreamManager(nc);

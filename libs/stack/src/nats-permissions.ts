@@ -14,6 +14,7 @@ export const NATS_USERS = [
   'status',
   'webhook-dispatcher',
   'receipts',
+  'dashboard',
   'cli',
 ] as const;
 export type NatsUser = (typeof NATS_USERS)[number];
@@ -101,7 +102,7 @@ export function natsRoles(names: DurableNames = {}): Record<NatsUser, NatsRole> 
         'deliveriesOfPayment',
         'deliveryReplay',
         'receiptEmailSend',
-        // The back office (API routes and the dashboard).
+        // The back office API.
         'paymentsList',
         'paymentsCancel',
         'paymentsReportDaily',
@@ -167,6 +168,28 @@ export function natsRoles(names: DurableNames = {}): Record<NatsUser, NatsRole> 
       ...none,
       serves: ['receiptEmailSend'],
       calls: ['paymentsGet'],
+    },
+    // The merchants' pages: views over the back office operations, asked on a signed-in
+    // merchant's behalf. It serves nothing and reads no stream or bucket (webhook
+    // settings reach the partner directory through the gateway, from Postgres).
+    dashboard: {
+      ...none,
+      calls: [
+        'paymentsGet',
+        'paymentsList',
+        'paymentsRefund',
+        'paymentsCancel',
+        'paymentsReportDaily',
+        'qrCodesList',
+        'qrConfigGet',
+        'qrConfigSet',
+        'qrConfigUnset',
+        'receiptEmailSend',
+        'deliveriesOfPayment',
+        'deliveryReplay',
+        'webhookEventsList',
+        'webhookTestSend',
+      ],
     },
     // `dzpay qr create` asks qr-config for a code and `dzpay reconcile` asks payments for
     // a reconciliation; the other commands use Postgres.

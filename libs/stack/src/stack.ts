@@ -1,21 +1,10 @@
 import { fileURLToPath } from 'node:url';
+import type { ServiceName } from './services.ts';
 
 // One description of the stack, read by `pnpm start`, `pnpm bench`, the system tests and
 // the campaign: which services, in which order, how they are linked, their migrations.
 
-/**
- * dzpay's own services, in start order. The gateway comes last (it publishes the partner
- * directory the others read) and stops first (its requests still need the others).
- */
-export const SERVICES = [
-  'qr-config',
-  'payments',
-  'status',
-  'webhook-dispatcher',
-  'receipts',
-  'gateway',
-] as const;
-export type ServiceName = (typeof SERVICES)[number];
+export { SERVICES, type ServiceName } from './services.ts';
 
 /** The card network's sandbox: outside dzpay, started first, never replicated. */
 export const SANDBOX = 'cardnet-sandbox';
@@ -33,6 +22,7 @@ export const DEFAULT_OPS_PORTS: Record<ServiceName, number> = {
   status: 9104,
   'webhook-dispatcher': 9105,
   receipts: 9106,
+  dashboard: 9107,
 };
 
 /** What ties one stack together: how its services reach the gateway, the card network and each other. */
@@ -59,6 +49,7 @@ export function linkEnv(name: ServiceName, links: StackLinks): Record<string, st
         PARTNER_ALLOW_PRIVATE_TARGETS: 'true',
       };
     case 'gateway':
+    case 'dashboard':
       return { PUBLIC_BASE_URL: links.gatewayUrl, SECRETS_KEY: links.secretsKey };
     case 'webhook-dispatcher':
       return { SECRETS_KEY: links.secretsKey, PARTNER_ALLOW_PRIVATE_TARGETS: 'true' };
@@ -69,8 +60,12 @@ export function linkEnv(name: ServiceName, links: StackLinks): Record<string, st
   }
 }
 
-// Every service's migrations: the list the admin CLI's `dzpay migrate` runs too.
+// Every service's migrations, found by convention: what `dzpay migrate` runs too.
 export {
   migrateAll,
-  SERVICE_MIGRATIONS,
-} from '../../../services/gateway/src/cli/service-migrations.ts';
+  migrateService,
+  migrationsOf,
+  runtimeSchemaOf,
+  serviceMigrations,
+  type SchemaMigrations,
+} from './migrations.ts';

@@ -1,7 +1,17 @@
-export * from './databases.ts';
-export * from './infra.ts';
-export * from './isolation.ts';
-export * from './processes.ts';
-export * from './servers.ts';
-export * from './smtp.ts';
-export * from './nats-cluster.ts';
+// @dzpay/testkit: what dzpay's tests start and share. This entry loads vitest; the
+// subpaths (`@dzpay/testkit/servers`, …) do not, for tools run by plain `node`.
+
+// Each test file's own database, Redis prefix and NATS prefix.
+export { isolatedInfra, type IsolatedInfra } from './isolation.ts';
+
+// Servers started for a test: NATS, Redis, and a mail catcher.
+export {
+  startRedisServer,
+  startSecuredNatsServer,
+  type LocalNatsServer,
+  type LocalRedisServer,
+} from './servers.ts';
+export { startMailCatcher, type MailCatcher } from './smtp.ts';
+
+// dzpay's services run as child processes, on ports of their own.
+export { freePort, spawnService, type ServiceProcess } from './processes.ts';

@@ -3,10 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { freePort } from './processes.ts';
 import { launchServer, type LocalServer } from './server-process.ts';
-import { natsAnswers, natsServerConfig, type NatsProbeAuth } from './servers.ts';
+import { connectAsProbe, natsAnswers, natsServerConfig, type NatsProbeAuth } from './servers.ts';
 
 // Deliberately free of vitest: the fault campaign starts clusters from a plain `node` CLI.
 
@@ -144,12 +143,7 @@ async function waitForPlacement(
   const name = `PLACEMENT_PROBE_${randomBytes(4).toString('hex')}`;
   let lastProblem: unknown = 'not tried yet';
   while (Date.now() < deadline) {
-    const nc = await connect({
-      servers: urls.split(','),
-      timeout: 1_000,
-      reconnect: false,
-      ...(auth ? { user: auth.user, pass: auth.password } : {}),
-    }).catch((error: unknown) => {
+    const nc = await connectAsProbe(urls, auth).catch((error: unknown) => {
       lastProblem = error;
       return null;
     });
@@ -197,12 +191,7 @@ async function leaderProblem(
   urls: string,
   auth: NatsProbeAuth | undefined,
 ): Promise<string | null> {
-  const nc = await connect({
-    servers: urls.split(','),
-    timeout: 1_000,
-    reconnect: false,
-    ...(auth ? { user: auth.user, pass: auth.password } : {}),
-  });
+  const nc = await connectAsProbe(urls, auth);
   try {
     const jsm: JetStreamManager = await jetstreamManager(nc, { timeout: 2_000 });
     for await (const stream of jsm.streams.list()) {

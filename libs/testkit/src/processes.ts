@@ -1,5 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import type { SpawnedProcess } from './child-process.ts';
+import { startNode } from './node-process.ts';
+
+// What `@dzpay/testkit/processes` gives the harnesses: free ports, node processes started
+// and awaited, the admin CLI. Deliberately free of vitest: `pnpm start`, `pnpm bench` and
+// the fault campaign are plain `node` CLIs.
+export type { ProcessExit, SpawnedProcess } from './child-process.ts';
+export {
+  spawnNode,
+  startNode,
+  waitUntilReady,
+  type NodeLaunch,
+  type Readiness,
+} from './node-process.ts';
+export { ADMIN_CLI_ENTRY, runAdminCli } from './admin-cli.ts';
 
 /** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {
@@ -11,19 +25,14 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-export interface ServiceProcess {
-  readonly child: ChildProcess;
+/** A service's own process, with the ops port its /readyz answers on. */
+export interface ServiceProcess extends SpawnedProcess {
   readonly opsPort: number;
-  /** Everything the process wrote, for failure messages. */
-  output(): string;
-  /** Resolves with how the process ended. */
-  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  kill(signal: NodeJS.Signals): void;
 }
 
 /**
- * Starts a service's main.ts as its own process (real signals, real crashes) and waits
- * until its /readyz answers 200.
+ * Starts a service's main.ts as its own process (real signals, real crashes) on a free
+ * ops port and waits until its /readyz answers 200.
  */
 export async function spawnService(
   entry: string,
@@ -31,41 +40,17 @@ export async function spawnService(
   readyTimeoutMs = 20_000,
 ): Promise<ServiceProcess> {
   const opsPort = await freePort();
-  const child = spawn(process.execPath, [entry], {
-    env: { ...process.env, ...env, OPS_PORT: String(opsPort), OPS_HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const service = await startNode({
+    name: serviceNameOf(entry),
+    entry,
+    env: { ...env, OPS_PORT: String(opsPort), OPS_HOST: '127.0.0.1' },
+    readyUrl: `http://127.0.0.1:${opsPort}/readyz`,
+    readyTimeoutMs,
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const service: ServiceProcess = {
-    child,
-    opsPort,
-    output: () => output,
-    exited: () => exit,
-    kill: (signal) => child.kill(signal),
-  };
-  await waitUntilReady(service, readyTimeoutMs);
-  return service;
+  return Object.assign(service, { opsPort });
 }
 
-async function waitUntilReady(service: ServiceProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (service.child.exitCode !== null) {
-      throw new Error(`service exited before it was ready:\n${service.output()}`);
-    }
-    try {
-      const response = await fetch(`http://127.0.0.1:${service.opsPort}/readyz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  service.kill('SIGKILL');
-  throw new Error(`service not ready after ${timeoutMs} ms:\n${service.output()}`);
+/** `payments` for services/payments/src/main.ts; the file name for anything else. */
+function serviceNameOf(entry: string): string {
+  return /([^/\\]+)[/\\]src[/\\]main\.ts$/.exec(entry)?.[1] ?? entry.split(/[/\\]/).at(-1)!;
 }

@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { constants, rmSync } from 'node:fs';
 import { access, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
+import { pollUntilReady, spawnProcess, type SpawnedProcess } from './child-process.ts';
 
 /** A server process of our own on a loopback port, which a fault campaign may kill and restart. */
 export interface LocalServer {
@@ -44,15 +44,12 @@ export interface ServerLaunch {
   ownProcessGroup?: boolean;
 }
 
+/** The output of every run of the server, restarts included. */
 const OUTPUT_LIMIT = 200_000;
-const PROBE_TIMEOUT_MS = 2_000;
 const TERM_GRACE_MS = 5_000;
 
-// A crashed campaign must leave no servers (nor their files) behind. They share our
-// process group on purpose, so a terminal's Ctrl+C reaches them too. A signal that kills
-// only us (SIGTERM from a supervisor) skips 'exit' handlers: a CLI that may get one should
-// turn it into process.exit().
-const liveChildren = new Set<ChildProcess>();
+// A crashed campaign must leave no files of its servers behind (the processes themselves
+// are killed by child-process.ts's own exit hook).
 const liveDirs = new Set<string>();
 let exitHookInstalled = false;
 
@@ -60,7 +57,6 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const child of liveChildren) child.kill('SIGKILL');
     for (const dir of liveDirs) {
       try {
         rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
@@ -88,14 +84,6 @@ export async function findBinary(name: string): Promise<string> {
   );
 }
 
-interface Run {
-  child: ChildProcess;
-  done: boolean;
-  exited: Promise<void>;
-  /** What this process alone wrote, to tell a busy port from other failures. */
-  log: string;
-}
-
 /** Spawns the server in the foreground and resolves once it answers. */
 export async function launchServer(launch: ServerLaunch): Promise<LocalServer> {
   const timeoutMs = launch.readyTimeoutMs ?? 15_000;
@@ -110,58 +98,32 @@ export async function launchServer(launch: ServerLaunch): Promise<LocalServer> {
     throw error;
   }
   let output = '';
-  let current: Run | undefined;
+  let current: SpawnedProcess | undefined;
   let stopped = false;
 
   const note = (text: string): void => {
     output = (output + text).slice(-OUTPUT_LIMIT);
   };
-  const record = (run: Run, text: string): void => {
-    run.log = (run.log + text).slice(-OUTPUT_LIMIT);
-    note(text);
-  };
 
-  const spawnRun = (): Run => {
-    const child = spawn(path, launch.args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const spawnRun = (): SpawnedProcess =>
+    spawnProcess({
+      name: launch.binary,
+      command: path,
+      args: launch.args,
       detached: launch.ownProcessGroup ?? false,
+      onOutput: note,
     });
-    liveChildren.add(child);
-    let markExited = (): void => {};
-    const run: Run = { child, done: false, exited: new Promise((r) => (markExited = r)), log: '' };
-    const finish = (): void => {
-      run.done = true;
-      liveChildren.delete(child);
-      markExited();
-    };
-    child.stdout.on('data', (chunk: Buffer) => record(run, chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => record(run, chunk.toString()));
-    child.once('exit', (code, signal) => {
-      record(run, `\n[${launch.binary} exited: ${signal ?? `code ${code}`}]\n`);
-      finish();
-    });
-    child.on('error', (error) => {
-      record(run, `\n[${launch.binary}: ${error.message}]\n`);
-      // Only a failed spawn ends here without an exit event.
-      if (child.pid === undefined) finish();
-    });
-    return run;
-  };
 
-  const isRunning = (): boolean => current !== undefined && !current.done;
+  const isRunning = (): boolean => current?.running ?? false;
 
   const signalAndWait = async (signal: NodeJS.Signals): Promise<void> => {
-    if (!current || current.done) return;
-    current.child.kill(signal);
-    await current.exited;
+    if (!current?.running) return;
+    current.kill(signal);
+    await current.exited();
   };
 
   const terminate = async (): Promise<void> => {
-    if (!current || current.done) return;
-    const run = current;
-    const timer = setTimeout(() => run.child.kill('SIGKILL'), TERM_GRACE_MS);
-    await signalAndWait('SIGTERM');
-    clearTimeout(timer);
+    await current?.stop(TERM_GRACE_MS);
   };
 
   const start = async (): Promise<void> => {
@@ -169,10 +131,14 @@ export async function launchServer(launch: ServerLaunch): Promise<LocalServer> {
     let busyAttempts = 0;
     for (;;) {
       const run = (current = spawnRun());
-      const outcome = await waitUntilAnswering(run, launch.answers, deadline);
+      const outcome = await pollUntilReady(
+        run,
+        async () => run.pid !== undefined && (await launch.answers(run.pid)),
+        deadline,
+      );
       if (outcome === 'ready') return;
       // Right after a kill the old process's socket may not be released yet.
-      const portBusy = outcome === 'exited' && /address already in use/i.test(run.log);
+      const portBusy = outcome === 'exited' && /address already in use/i.test(run.output());
       if (portBusy) busyAttempts++;
       if (portBusy && Date.now() < deadline) {
         await sleep(200);
@@ -186,7 +152,7 @@ export async function launchServer(launch: ServerLaunch): Promise<LocalServer> {
             ? 'exited before it was ready'
             : `not ready after ${timeoutMs} ms`;
       // Only this last attempt's log: a long retry loop would repeat the same banner.
-      throw new Error(`${launch.binary} on 127.0.0.1:${launch.port} ${why}:\n${run.log}`);
+      throw new Error(`${launch.binary} on 127.0.0.1:${launch.port} ${why}:\n${run.output()}`);
     }
   };
 
@@ -194,7 +160,7 @@ export async function launchServer(launch: ServerLaunch): Promise<LocalServer> {
     url: launch.url,
     port: launch.port,
     get pid() {
-      return isRunning() ? current?.child.pid : undefined;
+      return isRunning() ? current?.pid : undefined;
     },
     get running() {
       return isRunning();
@@ -244,25 +210,6 @@ async function refuseBusyPort(binary: string, port: number): Promise<void> {
   if (!free)
     throw new Error(`port ${port} on 127.0.0.1 is in use: refusing to start ${binary} there`);
   await new Promise((resolve) => probe.close(resolve));
-}
-
-async function waitUntilAnswering(
-  run: Run,
-  answers: (pid: number) => Promise<boolean>,
-  deadline: number,
-): Promise<'ready' | 'exited' | 'timeout'> {
-  while (Date.now() < deadline) {
-    if (run.done) return 'exited';
-    try {
-      // Something that accepts but never replies must not stall the wait past its deadline.
-      const probe = run.child.pid === undefined ? false : answers(run.child.pid);
-      if (await Promise.race([probe, sleep(PROBE_TIMEOUT_MS).then(() => false)])) return 'ready';
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  return run.done ? 'exited' : 'timeout';
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Redis, type RedisOptions } from 'ioredis';
 import { freePort } from './processes.ts';
 import { launchServer, type LocalServer } from './server-process.ts';
@@ -109,6 +109,16 @@ export function natsServerConfig(options: {
   ].join('\n');
 }
 
+/** The harness' connection for one check (`servers` comma-separated): no reconnects, a second to connect. */
+export function connectAsProbe(servers: string, auth?: NatsProbeAuth): Promise<NatsConnection> {
+  return connect({
+    servers: servers.split(','),
+    reconnect: false,
+    timeout: 1_000,
+    ...(auth ? { user: auth.user, pass: auth.password } : {}),
+  });
+}
+
 /**
  * Our server (by name), with JetStream enabled and its streams recovered (on a
  * cluster: its meta leader elected).
@@ -118,12 +128,7 @@ export async function natsAnswers(
   name: string,
   auth?: NatsProbeAuth,
 ): Promise<boolean> {
-  const nc = await connect({
-    servers: url,
-    reconnect: false,
-    timeout: 1_000,
-    ...(auth ? { user: auth.user, pass: auth.password } : {}),
-  });
+  const nc = await connectAsProbe(url, auth);
   try {
     if (nc.info?.server_name !== name) return false;
     const jsm = await jetstreamManager(nc, { timeout: 1_000 });

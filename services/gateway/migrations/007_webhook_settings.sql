@@ -1,4 +1,4 @@
--- Webhook settings a merchant manages through the API (issue 14). A merchant who only
+-- Webhook settings a merchant manages through the API. A merchant who only
 -- takes hosted checkouts has no partner API: it may still set where webhooks go, so the
 -- API columns become optional (both or neither; product lookups need both and treat a
 -- row without them as "no partner"). webhook_url null: `{api_url}/webhooks/platform`;

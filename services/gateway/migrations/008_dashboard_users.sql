@@ -1,4 +1,4 @@
--- The merchants' dashboard (issue 14): people who sign in for a merchant, and the
+-- The merchants' dashboard: people who sign in for a merchant, and the
 -- invitations that let a user bring in a colleague. Passwords are argon2id hashes;
 -- an invitation is stored as the SHA-256 of its token (the link is shown once).
 

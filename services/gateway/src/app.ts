@@ -1,58 +1,22 @@
 import rateLimit from '@fastify/rate-limit';
-import type { NatsConnection, Redis } from '@dzpay/platform';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { Histogram, type Registry } from 'prom-client';
-import type { AccountsRepository } from './adapters/accounts-repository.ts';
-import type { KeyOwnerLookup } from './adapters/key-owner-cache.ts';
-import type { StatusLookup } from './adapters/status-cache.ts';
+import { observeHttpRequests } from '@dzpay/platform';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { hashApiKey, modeOfApiKey } from '@dzpay/accounts';
 import { degradableStore } from './adapters/rate-limit-store.ts';
-import { hashApiKey, modeOfApiKey } from './domain/api-key.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './handlers/errors.ts';
 import { agencyRoutes } from './handlers/agency-routes.ts';
-import { backOfficePaymentsRoutes } from './handlers/back-office-payments-routes.ts';
-import { backOfficeQrRoutes } from './handlers/back-office-qr-routes.ts';
-import { backOfficeReportRoutes } from './handlers/back-office-report-routes.ts';
-import { backOfficeWebhooksRoutes } from './handlers/back-office-webhooks-routes.ts';
-import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
-import type { DashboardDeps } from './dashboard/settings.ts';
+import { qrCodesRoutes } from './handlers/qr-codes-routes.ts';
+import { reportRoutes } from './handlers/report-routes.ts';
 import { checkoutRoutes } from './handlers/checkout-routes.ts';
 import { docsRoutes } from './handlers/docs-routes.ts';
-import { paymentsRoutes } from './handlers/payments-routes.ts';
+import { paymentsListRoutes, paymentsRoutes } from './handlers/payments-routes.ts';
 import { receiptRoutes } from './handlers/receipt-routes.ts';
 import { qrRoutes } from './handlers/qr-routes.ts';
 import { traceRequests } from './handlers/request-tracing.ts';
 import { drainUnreadBodies } from './handlers/unread-bodies.ts';
 import { statusRoutes } from './handlers/status-routes.ts';
-import { webhookRoutes } from './handlers/webhook-routes.ts';
-
-export interface GatewayDeps {
-  logger: FastifyBaseLogger;
-  keys: KeyOwnerLookup;
-  accounts: AccountsRepository;
-  /** Status records remembered between changes; without it, every query asks status. */
-  statuses?: StatusLookup;
-  nats: NatsConnection;
-  natsPrefix: string;
-  redis: Redis;
-  registry: Registry;
-  rateLimitPerMinute: number;
-  serviceTimeoutMs: number;
-  paymentsTimeoutMs: number;
-  receiptsTimeoutMs: number;
-  publicBaseUrl: string;
-  statusRateLimitPerMinute: number;
-  /** Gateway replicas sharing the rate limits: each counts its share while Redis is down. */
-  replicas: number;
-  trustProxyHops: number;
-  /**
-   * SECRETS_KEY: seals the webhook signing secrets the merchant API and the dashboard
-   * make. Absent: neither can make one (503).
-   */
-  secretsKey?: Buffer;
-  /** The dashboard's own dependencies; apps built without them serve no dashboard. */
-  dashboard?: DashboardDeps;
-  clock?: () => Date;
-}
+import { webhookRoutes, webhookSettingsRoutes } from './handlers/webhook-routes.ts';
+import type { GatewayDeps } from './deps.ts';
 
 /** Every route each app serves (method and URL pattern), as registered. */
 const routesByApp = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
@@ -104,7 +68,7 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
   installErrorHandling(app);
   drainUnreadBodies(app, UNREAD_BODY_LIMIT_BYTES);
   traceRequests(app);
-  observeRequests(app, deps.registry);
+  observeHttpRequests(app, deps.registry, (request) => request.auth?.scope.merchantId);
 
   // Limits the spec leaves open: per key (per address without one), counted in Redis so
   // every gateway replica shares the count. Without Redis each replica counts its share
@@ -144,40 +108,12 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
   receiptRoutes(app, deps);
   statusRoutes(app, deps);
   webhookRoutes(app, deps);
-  backOfficePaymentsRoutes(app, deps);
-  backOfficeWebhooksRoutes(app, deps);
-  backOfficeQrRoutes(app, deps);
-  backOfficeReportRoutes(app, deps);
-  await dashboardRoutes(app, deps);
+  paymentsListRoutes(app, deps);
+  webhookSettingsRoutes(app, deps);
+  qrCodesRoutes(app, deps);
+  reportRoutes(app, deps);
   await checkoutRoutes(app, deps);
   await agencyRoutes(app, deps);
   await docsRoutes(app, deps.publicBaseUrl);
   return app;
-}
-
-function observeRequests(app: FastifyInstance, registry: Registry): void {
-  const duration = new Histogram({
-    name: 'dzpay_http_request_duration_seconds',
-    help: 'Public HTTP requests by route and status',
-    labelNames: ['method', 'route', 'status'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    duration.observe(
-      { method: request.method, route, status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
-    request.log.info(
-      {
-        method: request.method,
-        route,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-        ...(request.auth ? { merchantId: request.auth.scope.merchantId } : {}),
-      },
-      'request completed',
-    );
-  });
 }

@@ -46,17 +46,5 @@ export const GatewayEnv = BaseEnv.extend({
    * mail server (SMTP_TIMEOUT_MS, 5 s); shorter than SHUTDOWN_TIMEOUT_MS.
    */
   RECEIPTS_TIMEOUT_MS: z.coerce.number().int().positive().default(12_000),
-  /**
-   * The dashboard's session cookie carries the Secure flag (sent over HTTPS only). Turn
-   * it off only for plain-HTTP tests and local runs.
-   */
-  DASHBOARD_COOKIE_SECURE: z
-    .enum(['true', 'false'])
-    .default('true')
-    .transform((value) => value === 'true'),
-  /** A dashboard session left unused this long ends. */
-  DASHBOARD_SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(120),
-  /** A dashboard session ends this long after sign-in, however busy. */
-  DASHBOARD_SESSION_MAX_HOURS: z.coerce.number().int().positive().default(24),
 });
 export type GatewayEnv = z.infer<typeof GatewayEnv>;

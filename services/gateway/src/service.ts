@@ -1,17 +1,12 @@
 import { onStatusChanges, secretsKey, startRuntime, type Runtime } from '@dzpay/platform';
 import type { FastifyInstance } from 'fastify';
-import { accountsRepository } from './adapters/accounts-repository.ts';
-import { dashboardApiKeys } from './adapters/dashboard-api-keys.ts';
-import { loginThrottle } from './adapters/dashboard-login-throttle.ts';
-import { dashboardSessions } from './adapters/dashboard-sessions.ts';
-import { dashboardUsers } from './adapters/dashboard-users.ts';
+import { accountsRepository } from '@dzpay/accounts';
 import { keyOwnerCache, onAccountChanges } from './adapters/key-owner-cache.ts';
 import { statusCache } from './adapters/status-cache.ts';
 import { partnerDirectory } from './adapters/partner-directory.ts';
 import { buildGatewayApp } from './app.ts';
 import { GatewayEnv } from './config.ts';
-import { DEFAULT_DASHBOARD_SETTINGS, type DashboardDeps } from './dashboard/settings.ts';
-import { migrations } from './migrations.ts';
+import { runtimeSchemaOf } from '@dzpay/stack';
 
 export interface Gateway {
   runtime: Runtime<GatewayEnv>;
@@ -28,8 +23,7 @@ export async function startGateway(
   const runtime = await startRuntime(
     {
       service: 'gateway',
-      schema: migrations.schema,
-      migrations: migrations.folder,
+      ...runtimeSchemaOf('gateway'),
       env: GatewayEnv,
       // Without Redis, rate limits are counted in memory per replica (its share).
       redis: 'degradable',
@@ -59,23 +53,6 @@ export async function startGateway(
   const statuses = statusCache({ ttlMs: config.STATUS_CACHE_TTL_MS, maxEntries: 100_000 });
   await onStatusChanges(runtime.sql, statuses);
   const redis = runtime.redis!;
-  const dashboardSettings = {
-    ...DEFAULT_DASHBOARD_SETTINGS,
-    cookieSecure: config.DASHBOARD_COOKIE_SECURE,
-    sessionIdleSeconds: config.DASHBOARD_SESSION_IDLE_MINUTES * 60,
-    sessionMaxSeconds: config.DASHBOARD_SESSION_MAX_HOURS * 3600,
-  };
-  const dashboard: DashboardDeps = {
-    settings: dashboardSettings,
-    users: dashboardUsers(runtime.sql),
-    sessions: dashboardSessions(redis, {
-      idleSeconds: dashboardSettings.sessionIdleSeconds,
-      maxSeconds: dashboardSettings.sessionMaxSeconds,
-    }),
-    apiKeys: dashboardApiKeys(runtime.sql),
-    throttle: loginThrottle(redis),
-    sql: runtime.sql,
-  };
   const app = await buildGatewayApp({
     logger: runtime.logger,
     keys,
@@ -93,7 +70,6 @@ export async function startGateway(
     statusRateLimitPerMinute: config.STATUS_RATE_LIMIT_PER_MINUTE,
     replicas: config.GATEWAY_REPLICAS,
     trustProxyHops: config.TRUST_PROXY_HOPS,
-    dashboard,
     // Seals the webhook signing secrets made through the API and the dashboard.
     ...(config.SECRETS_KEY ? { secretsKey: secretsKey(config.SECRETS_KEY) } : {}),
   });

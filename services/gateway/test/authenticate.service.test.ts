@@ -2,7 +2,7 @@ import { connectPostgres } from '@dzpay/platform';
 import { freePort } from '@dzpay/testkit';
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { issueApiKey } from '../src/domain/api-key.ts';
+import { issueApiKey } from '@dzpay/accounts';
 import { authenticate } from '../src/handlers/authenticate.ts';
 
 const requestWithKey = (key: string) =>

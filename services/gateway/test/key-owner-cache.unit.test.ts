@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KeyOwner } from '../src/adapters/accounts-repository.ts';
+import type { KeyOwner } from '@dzpay/accounts';
 import { keyOwnerCache } from '../src/adapters/key-owner-cache.ts';
 
 const owner = (merchantId: string): KeyOwner => ({

@@ -4,10 +4,7 @@ import { partnerDirectoryKey } from '@dzpay/contracts';
 import { connectNats, createLogger, type NatsConnection } from '@dzpay/platform';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  AccountsRepository,
-  PartnerEndpointRow,
-} from '../src/adapters/accounts-repository.ts';
+import type { AccountsRepository, PartnerEndpointRow } from '@dzpay/accounts';
 import { partnerBucketName, partnerDirectory } from '../src/adapters/partner-directory.ts';
 
 let infra: IsolatedInfra;

@@ -1,4 +1,5 @@
--- Payments of both channels, the outbox of their events, and idempotency keys.
+-- Payments of both channels and idempotency keys (the outbox of their events is the
+-- platform's: libs/platform/sql/outbox.sql).
 -- payments alone reads and writes here.
 
 create sequence order_numbers;
@@ -43,29 +44,6 @@ create unique index payments_reference on payments (merchant_id, mode, reference
 
 -- What the sweeper looks at: attempts not decided yet.
 create index payments_open on payments (expires_at) where status in ('pending', 'processing');
-
--- Events written in the same transaction as the state change they describe; the relay
--- publishes them to JetStream (Nats-Msg-Id = id) and marks them.
-create table outbox (
-  id uuid primary key,
-  subject text not null,
-  payload jsonb not null,
-  created_at timestamptz not null default now(),
-  published_at timestamptz
-);
-
-create index outbox_unpublished on outbox (created_at) where published_at is null;
-
--- Wakes the relay as soon as an event commits instead of at its next poll.
-create function notify_outbox() returns trigger language plpgsql as $$
-begin
-  perform pg_notify('dzpay_outbox', '');
-  return null;
-end;
-$$;
-
-create trigger outbox_inserted after insert on outbox
-  for each statement execute function notify_outbox();
 
 -- The first answer to a request with an Idempotency-Key, replayed for 24 hours.
 create table idempotency_keys (

@@ -23,7 +23,6 @@ import { paymentsCore } from './core.ts';
 import { referenceLocks } from './adapters/reference-lock.ts';
 import { productLookup } from './adapters/partner-client.ts';
 import { serveAttemptHandlers } from './handlers/attempt-handlers.ts';
-import { serveBackOfficeHandlers } from './handlers/back-office-handlers.ts';
 import { serveReportHandlers } from './handlers/report-handlers.ts';
 import { serveCheckoutHandlers } from './handlers/checkout-handlers.ts';
 import { servePaymentsHandlers } from './handlers/payments-handlers.ts';
@@ -31,7 +30,7 @@ import { serveReconcileHandler } from './handlers/reconcile-handlers.ts';
 import { reconciler } from './handlers/reconciler.ts';
 import { startSweeper } from './jobs/sweeper.ts';
 import { startReconciliationSchedule } from './jobs/reconciliation-schedule.ts';
-import { migrations } from './migrations.ts';
+import { runtimeSchemaOf } from '@dzpay/stack';
 
 /**
  * Wires payments: runtime, the PAYMENTS stream, card networks per mode, NATS handlers,
@@ -52,8 +51,7 @@ export async function startPayments(
   const runtime = await startRuntime(
     {
       service: 'payments',
-      schema: migrations.schema,
-      migrations: migrations.folder,
+      ...runtimeSchemaOf('payments'),
       env: PaymentsEnv,
       // Reference locks fall back to Postgres' unique index without Redis.
       redis: 'degradable',
@@ -123,17 +121,11 @@ export async function startPayments(
     onReport: reconciliationMetrics(runtime.ops.registry).record,
   });
 
+  const wiring = { nats, prefix, sql, logger, clock };
   const servers = [
-    ...(await servePaymentsHandlers({
-      nats,
-      prefix,
-      repository,
-      cardNetworks,
-      logger,
+    ...(await servePaymentsHandlers(wiring, core, {
       publicBaseUrl: config.PUBLIC_BASE_URL,
       windowMs: config.PAYMENT_WINDOW_MS,
-      idempotency: core.idempotency,
-      refund: core.refund,
     })),
     ...(await serveCheckoutHandlers({ nats, prefix, repository, settle, logger })),
     ...(await serveAttemptHandlers({
@@ -154,8 +146,7 @@ export async function startPayments(
         clock,
       },
     })),
-    ...(await serveBackOfficeHandlers({ nats, prefix, sql, logger, clock }, core)),
-    ...(await serveReportHandlers({ nats, prefix, sql, logger, clock }, core)),
+    ...(await serveReportHandlers(wiring)),
     await serveReconcileHandler({ nats, prefix, logger, clock }, reconciliation),
   ];
   const sweeper = startSweeper({

@@ -7,9 +7,10 @@ import {
   type PaymentsRefundReply,
   type PaymentView,
 } from '@dzpay/contracts';
-import { connectPostgres, requestRpc, type Runtime, type Sql } from '@dzpay/platform';
+import { AppError, connectPostgres, requestRpc, type Runtime, type Sql } from '@dzpay/platform';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { loopbackOnlyConnect } from '@dzpay/testkit/loopback-connect';
+import { expect } from 'vitest';
 import { satimCardNetwork } from '../src/adapters/cardnet/satim-client.ts';
 import type { PaymentsEnv } from '../src/config.ts';
 import { paymentsCore, type PaymentsCore } from '../src/core.ts';
@@ -56,6 +57,37 @@ export interface PaymentsHarness {
   /** One sweeper pass over `core`, on its clock (the service's own runs on its interval). */
   sweepOnce(core: PaymentsCore): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** A fresh static QR code's token. */
+export const qrToken = () => `QR${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
+
+/** The code a refused call was answered with (a call that succeeds, or fails otherwise, throws). */
+export async function refusal(call: Promise<unknown>): Promise<string> {
+  const error = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof AppError)) throw new Error(`expected a refusal, got ${String(error)}`);
+  return error.code;
+}
+
+/**
+ * `payers` payers start the same QR sale at once: exactly one opens it, every other one
+ * is refused as locked.
+ */
+export async function expectOneOpensSale(h: PaymentsHarness, payers: number): Promise<void> {
+  const qr = qrToken();
+  const outcomes = await Promise.all(
+    Array.from({ length: payers }, () =>
+      h.startQr(qr).then(
+        () => 'opened',
+        (e: unknown) => (e instanceof AppError ? e.code : String(e)),
+      ),
+    ),
+  );
+  expect(outcomes.filter((o) => o === 'opened')).toHaveLength(1);
+  expect(new Set(outcomes.filter((o) => o !== 'opened'))).toEqual(new Set(['REFERENCE409_LOCKED']));
 }
 
 /** What medium tests build their own core and sweeper with (the service's defaults, shorter). */

@@ -9,7 +9,7 @@ import { startPaymentsHarness, type PaymentsHarness, type Registered } from './h
 
 /**
  * A retry takes an Idempotency-Key over only from a try that stopped renewing it: dead
- * (system/idempotency-crash.service.test.ts) or paused past its lease. A paused try
+ * (system/idempotency-crash.system.test.ts) or paused past its lease. A paused try
  * wakes up still running; nothing it does after that may reach the merchant or the
  * payment: not a payment inserted under the lost key, not its answer, not its card order
  * written over the retry's.

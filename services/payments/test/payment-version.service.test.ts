@@ -2,7 +2,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { PaymentEvent, Streams } from '@dzpay/contracts';
 import { connectPostgres, streamName, type Sql } from '@dzpay/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outboxWriter } from '../src/adapters/outbox-writer.ts';
+import { paymentEventWriter } from '../src/adapters/payment-event-writer.ts';
 import { toRecord, type Row } from '../src/adapters/payment-rows.ts';
 import { paymentsRepository } from '../src/adapters/payments-repository.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
@@ -79,7 +79,7 @@ describe("the order of a payment's events", () => {
           update payments set status = 'failed', failure_reason = 'expired', updated_at = now()
           where id = ${paymentId} and status in ('pending', 'processing')
           returning *`;
-        await outboxWriter(() => new Date())(tx, 'payment.failed', toRecord(row!));
+        await paymentEventWriter(() => new Date())(tx, 'payment.failed', toRecord(row!));
         order.push('payment.failed');
       });
       await started;

@@ -1,16 +1,20 @@
-import { randomUUID } from 'node:crypto';
-import { AppError } from '@dzpay/platform';
 import { startRedisServer, type LocalRedisServer } from '@dzpay/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
+import {
+  expectOneOpensSale,
+  qrToken,
+  refusal,
+  startPaymentsHarness,
+  type PaymentsHarness,
+} from './harness.ts';
 
 /**
  * The reference lock's Redis gate with Redis gone: attempts go straight to Postgres,
  * which still decides who holds a sale. Payments counts in a redis-server of this
  * file's own, killed and restarted here (the machine's shared one is never stopped).
  * A single-use QR token passes the same gate as a product reference (the product
- * flow through the gateway is in system/redis-down.service.test.ts).
+ * flow through the gateway is in system/redis-down.system.test.ts).
  */
 
 let server: LocalRedisServer;
@@ -34,17 +38,6 @@ function ready(redis: Redis): Promise<void> {
   return new Promise((resolve) => redis.once('ready', () => resolve()));
 }
 
-const token = () => `QR${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
-
-async function refusal(start: Promise<unknown>): Promise<string> {
-  const error = await start.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof AppError)) throw new Error(`expected a refusal, got ${String(error)}`);
-  return error.code;
-}
-
 /** The gate keys payments wrote in our Redis. */
 async function gates(): Promise<string[]> {
   const redis = new Redis(server.url);
@@ -56,7 +49,7 @@ async function gates(): Promise<string[]> {
 describe('the reference lock without Redis', () => {
   it('opens an attempt and refuses a second one for the same sale, by Postgres alone', async () => {
     await server.kill();
-    const qr = token();
+    const qr = qrToken();
     const first = await h.startQr(qr);
     expect(first.paymentId).toBeTruthy();
     expect(await refusal(h.startQr(qr))).toBe('REFERENCE409_LOCKED');
@@ -67,25 +60,13 @@ describe('the reference lock without Redis', () => {
 
   it('lets many payers race for one sale without Redis: exactly one opens it', async () => {
     expect(server.running).toBe(false);
-    const qr = token();
-    const outcomes = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        h.startQr(qr).then(
-          () => 'opened',
-          (e: unknown) => (e instanceof AppError ? e.code : String(e)),
-        ),
-      ),
-    );
-    expect(outcomes.filter((o) => o === 'opened')).toHaveLength(1);
-    expect(new Set(outcomes.filter((o) => o !== 'opened'))).toEqual(
-      new Set(['REFERENCE409_LOCKED']),
-    );
+    await expectOneOpensSale(h, 10);
   });
 
   it('uses the Redis gate again once Redis is back', async () => {
     await server.restart();
     await ready(h.runtime.redis!);
-    const qr = token();
+    const qr = qrToken();
     await h.startQr(qr);
     expect(await refusal(h.startQr(qr))).toBe('REFERENCE409_LOCKED');
     expect(await gates()).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Rpc, type DailyReportReply } from '@dzpay/contracts';
-import { createLogger, connectNats, connectPostgres, migrate, requestRpc } from '@dzpay/platform';
+import { createLogger, connectNats, connectPostgres, requestRpc } from '@dzpay/platform';
+import { migrateService } from '@dzpay/stack';
 import type { NatsConnection, RpcServer, Sql } from '@dzpay/platform';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,18 +51,15 @@ async function refund(
 beforeAll(async () => {
   infra = await isolatedInfra('payments-report');
   sql = connectPostgres(infra.databaseUrl, 'payments', 4);
-  await migrate(sql, 'payments', new URL('../migrations/', import.meta.url));
+  await migrateService(sql, 'payments');
   nats = await connectNats(infra.natsUrl, 'payments-report-test');
-  servers = await serveReportHandlers(
-    {
-      nats,
-      prefix: infra.natsPrefix,
-      sql,
-      logger: createLogger('payments', 'silent'),
-      clock: () => new Date(),
-    },
-    undefined as never,
-  );
+  servers = await serveReportHandlers({
+    nats,
+    prefix: infra.natsPrefix,
+    sql,
+    logger: createLogger('payments', 'silent'),
+    clock: () => new Date(),
+  });
 
   // Algiers is UTC+01:00: its 10 March runs from 09T23:00Z to 10T23:00Z.
   const lastOfNinth = await payment(alice, {

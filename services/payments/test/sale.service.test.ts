@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError } from '@dzpay/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentsRepository } from '../src/adapters/payments-repository.ts';
-import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
+import {
+  expectOneOpensSale,
+  qrToken,
+  refusal,
+  startPaymentsHarness,
+  type PaymentsHarness,
+} from './harness.ts';
 
 /**
  * One success per sale (merchant, mode, reference kind, reference, epoch), held by the
@@ -25,17 +30,6 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const token = () => `QR${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
-
-async function refusal(start: Promise<unknown>): Promise<string> {
-  const error = await start.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof AppError)) throw new Error(`expected a refusal, got ${String(error)}`);
-  return error.code;
-}
-
 /** Status of every attempt of a reference, oldest first. */
 async function attemptsOf(reference: string) {
   return h.db<{ id: string; status: string; failure_reason: string | null; epoch: number }[]>`
@@ -45,7 +39,7 @@ async function attemptsOf(reference: string) {
 
 describe('one success per sale', () => {
   it('refuses a second payer as already paid when the first paid but never came back and the window closed before the sweeper ran', async () => {
-    const qr = token();
+    const qr = qrToken();
     const first = await h.startQr(qr);
     await h.payCard(await h.toCardForm(first.checkoutToken));
     // Payer 1's redirect back to dzpay is lost; the window closes; nobody settles.
@@ -60,7 +54,7 @@ describe('one success per sale', () => {
   });
 
   it('tells a second payer the reference is locked while the first is on the card form, and still after the window until settlement decided', async () => {
-    const qr = token();
+    const qr = qrToken();
     const first = await h.startQr(qr);
     await h.toCardForm(first.checkoutToken);
     expect(await refusal(h.startQr(qr))).toBe('REFERENCE409_LOCKED');
@@ -81,23 +75,11 @@ describe('one success per sale', () => {
   });
 
   it('lets many payers race for one sale: exactly one opens it', async () => {
-    const qr = token();
-    const outcomes = await Promise.all(
-      Array.from({ length: 30 }, () =>
-        h.startQr(qr).then(
-          () => 'opened',
-          (e: unknown) => (e instanceof AppError ? e.code : String(e)),
-        ),
-      ),
-    );
-    expect(outcomes.filter((o) => o === 'opened')).toHaveLength(1);
-    expect(new Set(outcomes.filter((o) => o !== 'opened'))).toEqual(
-      new Set(['REFERENCE409_LOCKED']),
-    );
+    await expectOneOpensSale(h, 30);
   });
 
   it('sells a new configuration version of a QR code again', async () => {
-    const qr = token();
+    const qr = qrToken();
     const v1 = await h.startQr(qr, 1);
     await h.payCard(await h.toCardForm(v1.checkoutToken));
     expect((await h.comeBack(v1.paymentId)).status).toBe('success');
@@ -114,7 +96,7 @@ describe('one success per sale', () => {
 
   it('keeps a product and a QR code of the same name apart', async () => {
     const repository = paymentsRepository(h.db);
-    const shared = token();
+    const shared = qrToken();
     const attempt = (referenceKind: 'product' | 'qr') => ({
       id: randomUUID(),
       merchantId: h.merchant.merchantId,
@@ -155,7 +137,7 @@ describe('the backstop behind the index', () => {
         (merchant_id, mode, reference_kind, reference, epoch)
       where locks_reference and status in ('pending', 'processing')`;
     try {
-      const qr = token();
+      const qr = qrToken();
       const first = await h.startQr(qr);
       await h.payCard(await h.toCardForm(first.checkoutToken));
       expect((await h.comeBack(first.paymentId)).status).toBe('success');

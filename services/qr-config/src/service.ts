@@ -9,7 +9,7 @@ import { qrRepository } from './adapters/qr-repository.ts';
 import { QrConfigEnv } from './config.ts';
 import { consumePaymentEvents } from './handlers/payment-events.ts';
 import { serveQrHandlers } from './handlers/qr-handlers.ts';
-import { migrations } from './migrations.ts';
+import { runtimeSchemaOf } from '@dzpay/stack';
 
 /**
  * Wires qr-config: runtime, repository, NATS handlers and the payment-event consumer;
@@ -22,8 +22,7 @@ export async function startQrConfig(
   const runtime = await startRuntime(
     {
       service: 'qr-config',
-      schema: migrations.schema,
-      migrations: migrations.folder,
+      ...runtimeSchemaOf('qr-config'),
       env: QrConfigEnv,
       handleSignals: options.handleSignals ?? true,
     },

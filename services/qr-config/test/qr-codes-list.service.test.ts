@@ -1,15 +1,15 @@
 import { Rpc, type QrCodesListReply } from '@dzpay/contracts';
-import { createLogger, connectNats, connectPostgres, migrate, requestRpc } from '@dzpay/platform';
-import type { AppError, NatsConnection, RpcServer, Sql } from '@dzpay/platform';
-import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { requestRpc } from '@dzpay/platform';
+import type { AppError, NatsConnection, Sql } from '@dzpay/platform';
+import type { IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qrRepository } from '../src/adapters/qr-repository.ts';
-import { serveQrHandlers } from '../src/handlers/qr-handlers.ts';
+import { startQrHandlersTestbed, type QrHandlersTestbed } from './handlers-testbed.ts';
 
+let testbed: QrHandlersTestbed;
 let infra: IsolatedInfra;
 let sql: Sql;
 let nats: NatsConnection;
-let servers: RpcServer[];
 const now = new Date('2030-01-01T00:00:00.000Z');
 
 const alice = { merchantId: '11111111-1111-4111-8111-111111111111', mode: 'test' as const };
@@ -32,17 +32,8 @@ async function allPages(scope: typeof alice, limit: number): Promise<QrCodesList
 }
 
 beforeAll(async () => {
-  infra = await isolatedInfra('qr-codes-list');
-  sql = connectPostgres(infra.databaseUrl, 'qr', 4);
-  await migrate(sql, 'qr', new URL('../migrations/', import.meta.url));
-  nats = await connectNats(infra.natsUrl, 'qr-codes-list-test');
-  servers = await serveQrHandlers({
-    nats,
-    prefix: infra.natsPrefix,
-    repository: qrRepository(sql),
-    logger: createLogger('qr-config', 'silent'),
-    clock: () => now,
-  });
+  testbed = await startQrHandlersTestbed('qr-codes-list', () => now);
+  ({ infra, sql, nats } = testbed);
   // Alice's codes: three created in the same microsecond (the keyset's tie-break on the
   // token is what keeps them apart), two before, one of the live mode; Bob's one.
   await sql`
@@ -72,12 +63,7 @@ beforeAll(async () => {
     singleUse: false,
   });
 });
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
-  await nats?.close();
-  await sql?.end();
-  await infra?.cleanup();
-});
+afterAll(() => testbed?.close());
 
 describe('qr.codes.list', () => {
   it('lists the scope’s codes newest first with their configuration and its state', async () => {

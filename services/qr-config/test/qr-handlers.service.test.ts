@@ -1,15 +1,13 @@
 import { Rpc } from '@dzpay/contracts';
-import { createLogger, connectNats, connectPostgres, migrate, requestRpc } from '@dzpay/platform';
-import type { NatsConnection, RpcServer, Sql, AppError } from '@dzpay/platform';
-import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { requestRpc } from '@dzpay/platform';
+import type { NatsConnection, AppError } from '@dzpay/platform';
+import type { IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qrRepository } from '../src/adapters/qr-repository.ts';
-import { serveQrHandlers } from '../src/handlers/qr-handlers.ts';
+import { startQrHandlersTestbed, type QrHandlersTestbed } from './handlers-testbed.ts';
 
+let testbed: QrHandlersTestbed;
 let infra: IsolatedInfra;
-let sql: Sql;
 let nats: NatsConnection;
-let servers: RpcServer[];
 let now = new Date('2030-01-01T00:00:00.000Z');
 
 const alice = { merchantId: '11111111-1111-4111-8111-111111111111', mode: 'test' as const };
@@ -25,24 +23,10 @@ const failure = (promise: Promise<unknown>) =>
   );
 
 beforeAll(async () => {
-  infra = await isolatedInfra('qr-handlers');
-  sql = connectPostgres(infra.databaseUrl, 'qr', 4);
-  await migrate(sql, 'qr', new URL('../migrations/', import.meta.url));
-  nats = await connectNats(infra.natsUrl, 'qr-handlers-test');
-  servers = await serveQrHandlers({
-    nats,
-    prefix: infra.natsPrefix,
-    repository: qrRepository(sql),
-    logger: createLogger('qr-config', 'silent'),
-    clock: () => now,
-  });
+  testbed = await startQrHandlersTestbed('qr-handlers', () => now);
+  ({ infra, nats } = testbed);
 });
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.stop()));
-  await nats?.close();
-  await sql?.end();
-  await infra?.cleanup();
-});
+afterAll(() => testbed?.close());
 
 describe('qr-config over NATS', () => {
   it('creates codes with a generated or chosen token, each token once', async () => {

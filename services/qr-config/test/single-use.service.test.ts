@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { PaymentEvent, Rpc, Streams, type MerchantScope } from '@dzpay/contracts';
+import { Rpc, Streams, type MerchantScope, type PaymentEvent } from '@dzpay/contracts';
 import {
   connectNats,
   prefixed,
@@ -11,6 +11,7 @@ import {
 } from '@dzpay/platform';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentEvent, publishPaymentEvent } from '@dzpay/testkit/payment-events';
 import type { QrConfigEnv } from '../src/config.ts';
 import { SINGLE_USE_CONSUMER } from '../src/handlers/payment-events.ts';
 import { startQrConfig } from '../src/service.ts';
@@ -59,39 +60,24 @@ function succeeded(
   } = {},
 ): PaymentEvent {
   const now = new Date().toISOString();
-  return PaymentEvent.parse({
-    id: randomUUID(),
-    type: 'payment.succeeded',
-    version: 1,
-    occurredAt: now,
-    ...(options.scope ?? alice),
-    data: {
-      paymentId: randomUUID(),
-      reference: token,
-      channel: options.channel ?? 'AGENCY',
-      amount: 150_000,
-      fees: 5_000,
-      total: 155_000,
-      currency: 'DZD',
-      status: 'success',
-      orderId: '0000000042',
-      approvalCode: '123456',
-      maskedPan: '628058**0009',
-      failureReason: null,
-      refundedAmount: 0,
-      paidAt: now,
-      metadata: null,
-      createdAt: now,
-      referenceKind: options.referenceKind ?? 'qr',
-      epoch: version,
-    },
+  return paymentEvent(options.scope ?? alice, 'payment.succeeded', {
+    reference: token,
+    channel: options.channel ?? 'AGENCY',
+    amount: 150_000,
+    total: 155_000,
+    orderId: '0000000042',
+    approvalCode: '123456',
+    maskedPan: '628058**0009',
+    paidAt: now,
+    createdAt: now,
+    referenceKind: options.referenceKind ?? 'qr',
+    epoch: version,
   });
 }
 
 /** Publishes like the payments relay (Nats-Msg-Id = event id unless told); the stream sequence. */
 async function publish(event: PaymentEvent, msgID = event.id): Promise<number> {
-  const subject = prefixed(infra.natsPrefix, 'payments.events.payment.succeeded');
-  const ack = await jetstream(nats).publish(subject, JSON.stringify(event), { msgID });
+  const ack = await publishPaymentEvent(nats, infra.natsPrefix, event, msgID);
   expect(ack.duplicate).toBe(false);
   return ack.seq;
 }

@@ -1,35 +1,25 @@
-import type { PaymentEvent } from '@dzpay/contracts';
 import { describe, expect, it } from 'vitest';
+import { paymentEvent } from '@dzpay/testkit/payment-events';
 import { singleUseClearing } from '../src/domain/single-use.ts';
 
-const event: PaymentEvent = {
-  id: '33333333-3333-4333-8333-333333333333',
-  type: 'payment.succeeded',
-  version: 1,
-  occurredAt: '2030-01-01T10:05:00.000Z',
-  merchantId: '11111111-1111-4111-8111-111111111111',
-  mode: 'live',
-  data: {
+const event = paymentEvent(
+  { merchantId: '11111111-1111-4111-8111-111111111111', mode: 'live' },
+  'payment.succeeded',
+  {
     paymentId: '44444444-4444-4444-8444-444444444444',
     reference: 'QRTOKEN',
-    channel: 'AGENCY',
     amount: 150_000,
-    fees: 5_000,
     total: 155_000,
-    currency: 'DZD',
-    status: 'success',
     orderId: '0000000042',
     approvalCode: '123456',
     maskedPan: '628058**0009',
-    failureReason: null,
-    refundedAmount: 0,
     paidAt: '2030-01-01T10:05:00.000Z',
-    metadata: null,
     createdAt: '2030-01-01T10:00:00.000Z',
     referenceKind: 'qr',
     epoch: 3,
   },
-};
+  { id: '33333333-3333-4333-8333-333333333333', occurredAt: '2030-01-01T10:05:00.000Z' },
+);
 
 describe('singleUseClearing', () => {
   it('asks to clear the configuration version the payment paid', () => {

@@ -4,7 +4,7 @@ import { receiptSendLimit } from './adapters/send-limit.ts';
 import { sendsRepository } from './adapters/sends-repository.ts';
 import { ReceiptsEnv } from './config.ts';
 import { serveReceiptEmail } from './handlers/receipt-email.ts';
-import { migrations } from './migrations.ts';
+import { runtimeSchemaOf } from '@dzpay/stack';
 
 /**
  * Wires receipts: runtime (with Redis for the hourly counts, memory while it is down), the SMTP transport, the
@@ -18,8 +18,7 @@ export async function startReceipts(
   const runtime = await startRuntime(
     {
       service: 'receipts',
-      schema: migrations.schema,
-      migrations: migrations.folder,
+      ...runtimeSchemaOf('receipts'),
       env: ReceiptsEnv,
       // Without Redis the hourly counts are kept per replica: degraded, still serving.
       redis: 'degradable',

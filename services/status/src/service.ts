@@ -15,7 +15,7 @@ import { paymentsHandler } from './handlers/payments-projection.ts';
 import { startProjection, type MessageHandler } from './handlers/projection.ts';
 import { serveStatusHandlers } from './handlers/status-handlers.ts';
 import { webhooksHandler } from './handlers/webhooks-projection.ts';
-import { migrations } from './migrations.ts';
+import { runtimeSchemaOf } from '@dzpay/stack';
 
 /**
  * Wires status: runtime, the PAYMENTS and WEBHOOKS projections (each its own durable
@@ -29,8 +29,7 @@ export async function startStatus(
   const runtime = await startRuntime(
     {
       service: 'status',
-      schema: migrations.schema,
-      migrations: migrations.folder,
+      ...runtimeSchemaOf('status'),
       env: StatusEnv,
       handleSignals: options.handleSignals ?? true,
     },

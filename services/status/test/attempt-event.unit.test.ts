@@ -1,34 +1,22 @@
 import type { PaymentEvent } from '@dzpay/contracts';
 import { describe, expect, it } from 'vitest';
+import { paymentEvent } from '@dzpay/testkit/payment-events';
 import { attemptUpdateOf, isNewerState } from '../src/domain/attempt-event.ts';
 
-const event = (data: Partial<PaymentEvent['data']>): PaymentEvent => ({
-  id: '00000000-0000-4000-8000-000000000001',
-  type: 'payment.processing',
-  version: 1,
-  occurredAt: '2030-01-01T12:01:00.000Z',
-  merchantId: '11111111-1111-4111-8111-111111111111',
-  mode: 'test',
-  data: {
-    paymentId: '00000000-0000-4000-8000-000000000002',
-    reference: 'REF-1',
-    channel: 'AGENCY',
-    amount: 150_000,
-    fees: 5_000,
-    total: 155_000,
-    currency: 'DZD',
-    status: 'processing',
-    orderId: null,
-    approvalCode: null,
-    maskedPan: null,
-    failureReason: null,
-    refundedAmount: 0,
-    paidAt: null,
-    metadata: null,
-    createdAt: '2030-01-01T12:00:00.000Z',
-    ...data,
-  },
-});
+const event = (data: Partial<PaymentEvent['data']>): PaymentEvent =>
+  paymentEvent(
+    { merchantId: '11111111-1111-4111-8111-111111111111', mode: 'test' },
+    'payment.processing',
+    {
+      paymentId: '00000000-0000-4000-8000-000000000002',
+      reference: 'REF-1',
+      amount: 150_000,
+      total: 155_000,
+      createdAt: '2030-01-01T12:00:00.000Z',
+      ...data,
+    },
+    { id: '00000000-0000-4000-8000-000000000001', occurredAt: '2030-01-01T12:01:00.000Z' },
+  );
 
 describe('attempt update of a payment event', () => {
   it('takes the lock expiry, amount in centimes and both timestamps', () => {

@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
-import { PaymentEvent, type MerchantScope } from '@dzpay/contracts';
+import type { MerchantScope, PaymentEvent, PaymentEventType } from '@dzpay/contracts';
 import { prefixed, type NatsConnection } from '@dzpay/platform';
+import { paymentEvent } from '@dzpay/testkit/payment-events';
+
+/** Publishes like the payments relay. */
+export { publishPaymentEvent as publish } from '@dzpay/testkit/payment-events';
 
 /** An ISO timestamp `ms` from now. */
 export const fromNow = (ms: number) => new Date(Date.now() + ms).toISOString();
 
 /**
- * The events payments would publish for one attempt, each a whole snapshot of it, built
- * through the contract's schema so a test can never publish what no producer could.
+ * The events payments would publish for one attempt, each a whole snapshot of it (see
+ * paymentEvent); hosted-checkout ones carry no lock (PaymentEventData.lockExpiresAt).
  */
 export function attemptEvents(
   scope: MerchantScope,
@@ -19,77 +23,34 @@ export function attemptEvents(
   const paymentId = randomUUID();
   const createdAt = new Date().toISOString();
   const orderId = `ORD-${paymentId.slice(0, 8)}`;
-  const make = (type: string, data: Partial<PaymentEvent['data']>): PaymentEvent => {
-    const snapshot = {
+  const make = (type: PaymentEventType, data: Partial<PaymentEvent['data']>) =>
+    paymentEvent(scope, type, {
       paymentId,
       reference,
       channel,
-      amount: 150_050,
-      fees: 5_000,
-      total: 155_050,
-      currency: 'DZD',
-      orderId: null,
-      approvalCode: null,
-      maskedPan: null,
-      failureReason: null,
-      refundedAmount: 0,
-      paidAt: null,
-      metadata: null,
       createdAt,
       referenceKind: channel === 'CHECKOUT' ? 'order' : referenceKind,
       epoch: 0,
       ...data,
-    };
-    // Hosted-checkout events carry no lock (PaymentEventData.lockExpiresAt).
-    if (channel === 'CHECKOUT') delete snapshot.lockExpiresAt;
-    return PaymentEvent.parse({
-      id: randomUUID(),
-      type,
-      version: 1,
-      occurredAt: new Date().toISOString(),
-      ...scope,
-      data: snapshot,
+      ...(channel === 'CHECKOUT' ? { lockExpiresAt: undefined } : {}),
     });
-  };
   const paidAt = new Date().toISOString();
   return {
     paymentId,
     created: (lockExpiresAt: string | null = fromNow(15 * 60_000)) =>
-      make('payment.created', { status: 'pending', lockExpiresAt }),
+      make('payment.created', { lockExpiresAt }),
     processing: (lockExpiresAt: string | null = fromNow(15 * 60_000)) =>
-      make('payment.processing', { status: 'processing', lockExpiresAt }),
-    succeeded: () =>
-      make('payment.succeeded', { status: 'success', orderId, paidAt, lockExpiresAt: null }),
-    failed: () =>
-      make('payment.failed', {
-        status: 'failed',
-        orderId,
-        failureReason: 'declined',
-        lockExpiresAt: null,
-      }),
+      make('payment.processing', { lockExpiresAt }),
+    succeeded: () => make('payment.succeeded', { orderId, paidAt, lockExpiresAt: null }),
+    failed: () => make('payment.failed', { orderId, lockExpiresAt: null }),
     refunded: () =>
       make('payment.refunded', {
-        status: 'refunded',
         orderId,
         paidAt,
         refundedAmount: 155_050,
         lockExpiresAt: null,
       }),
   };
-}
-
-/**
- * Publishes like the payments relay: the event's subject, its id as Nats-Msg-Id.
- * `msgID` lets a test republish an event as if the stream's deduplication window passed.
- */
-export async function publish(
-  nc: NatsConnection,
-  prefix: string,
-  event: PaymentEvent,
-  msgID = event.id,
-): Promise<void> {
-  const subject = prefixed(prefix, `payments.events.${event.type}`);
-  await jetstream(nc).publish(subject, JSON.stringify(event), { msgID });
 }
 
 /** Publishes a message on the stream that no reader can parse. */

@@ -1,4 +1,5 @@
--- Webhook deliveries of payment outcomes, their attempts, and the outbox of their events.
+-- Webhook deliveries of payment outcomes and their attempts (the outbox of their events
+-- is the platform's: libs/platform/sql/outbox.sql).
 -- webhook-dispatcher alone reads and writes here.
 
 -- One delivery per payment outcome event (its id is the webhook's id), whatever the
@@ -38,23 +39,3 @@ create table delivery_attempts (
   primary key (delivery_id, number)
 );
 
-create table outbox (
-  id uuid primary key,
-  subject text not null,
-  payload jsonb not null,
-  created_at timestamptz not null default now(),
-  published_at timestamptz
-);
-
-create index outbox_unpublished on outbox (created_at) where published_at is null;
-
--- Wakes the relay as soon as an event commits instead of at its next poll.
-create function notify_outbox() returns trigger language plpgsql as $$
-begin
-  perform pg_notify('dzpay_outbox', '');
-  return null;
-end;
-$$;
-
-create trigger outbox_inserted after insert on outbox
-  for each statement execute function notify_outbox();

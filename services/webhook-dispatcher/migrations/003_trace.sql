@@ -1,4 +1,4 @@
--- The trace context of the outbox event (see payments' 004) and of the payment outcome
--- a delivery came from, so each attempt joins the trace of the payment it reports.
-alter table outbox add column trace_carrier jsonb;
+-- The trace context of the payment outcome a delivery came from, so each attempt joins
+-- the trace of the payment it reports (the outbox's own column is the platform's:
+-- libs/platform/sql/outbox.sql).
 alter table deliveries add column trace_carrier jsonb;

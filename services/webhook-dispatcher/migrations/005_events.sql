@@ -1,4 +1,4 @@
--- Every event the dispatcher took in for a merchant (issue 14): payment events that map
+-- Every event the dispatcher took in for a merchant: payment events that map
 -- to a webhook type, whether or not the endpoint wanted that kind at the time, and test
 -- events. Merchants list them (GET /api/v1/events) and replay them; a delivery exists
 -- only for the kinds the endpoint wanted (or a replay asked for).

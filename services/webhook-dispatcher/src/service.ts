@@ -11,7 +11,13 @@ import {
   type PartnerConnect,
   type Runtime,
 } from '@dzpay/platform';
-import { deliveriesRepository } from './adapters/deliveries-repository.ts';
+import { attemptOutcomes } from './adapters/deliveries/attempt-outcomes.ts';
+import { deliveryClaims } from './adapters/deliveries/claims.ts';
+import { deliveryIntake } from './adapters/deliveries/intake.ts';
+import { deliveryReplays } from './adapters/deliveries/replays.ts';
+import { pruneFinishedDeliveries } from './adapters/deliveries/retention.ts';
+import { testDeliveries } from './adapters/deliveries/test-deliveries.ts';
+import { deliveryViews } from './adapters/deliveries/views.ts';
 import { deliveryMetrics } from './adapters/delivery-metrics.ts';
 import { eventsRepository } from './adapters/events-repository.ts';
 import { paymentOutcomesConsumer } from './adapters/payments-consumer.ts';
@@ -21,7 +27,7 @@ import { serveDeliveriesHandlers } from './handlers/deliveries-handlers.ts';
 import { serveEventsHandlers } from './handlers/events-handlers.ts';
 import { startPaymentIntake } from './handlers/payment-intake.ts';
 import { startScheduler } from './handlers/scheduler.ts';
-import { migrations } from './migrations.ts';
+import { runtimeSchemaOf } from '@dzpay/stack';
 
 /** What a claim adds to the attempt's timeout: time to record the outcome. */
 const LEASE_MARGIN_MS = 5_000;
@@ -43,8 +49,7 @@ export async function startWebhookDispatcher(
   const runtime = await startRuntime(
     {
       service: 'webhook-dispatcher',
-      schema: migrations.schema,
-      migrations: migrations.folder,
+      ...runtimeSchemaOf('webhook-dispatcher'),
       env: DispatcherEnv,
       handleSignals: options.handleSignals ?? true,
     },
@@ -54,9 +59,11 @@ export async function startWebhookDispatcher(
   const prefix = config.NATS_PREFIX;
   await ensureStream(nats, prefix, deployedStream(Streams.webhooks, config));
 
-  const repository = deliveriesRepository(sql, {
-    firstAttemptDelayMs: config.WEBHOOK_RETRY_SCHEDULE_MS[0] ?? 0,
-  });
+  // Shared by the scheduler and the merchant API's subjects: attempts recorded by either
+  // meanwhile commit in one batch.
+  const claims = deliveryClaims(sql);
+  const outcomes = attemptOutcomes(sql);
+  const replays = deliveryReplays(sql);
   const client = partnerHttpClient({
     allowPrivateTargets: config.PARTNER_ALLOW_PRIVATE_TARGETS,
     ...(options.partnerConnect ? { connect: options.partnerConnect } : {}),
@@ -77,7 +84,8 @@ export async function startWebhookDispatcher(
   // Test events are attempted while the merchant waits; a shutdown abandons them too.
   const stopping = new AbortController();
   const scheduler = startScheduler({
-    repository,
+    claims,
+    outcomes,
     attempt: (delivery, abandon) => attemptDelivery(attemptDeps, delivery, abandon),
     schedule: config.WEBHOOK_RETRY_SCHEDULE_MS,
     perEndpoint: config.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
@@ -96,7 +104,9 @@ export async function startWebhookDispatcher(
   });
   const intake = startPaymentIntake({
     consumer,
-    repository,
+    deliveries: deliveryIntake(sql, {
+      firstAttemptDelayMs: config.WEBHOOK_RETRY_SCHEDULE_MS[0] ?? 0,
+    }),
     enqueued: () => scheduler.wake(),
     wantedKinds: async (merchantId, mode) =>
       (await directory.webhookTarget(merchantId, mode))?.events,
@@ -107,14 +117,18 @@ export async function startWebhookDispatcher(
     ...(await serveDeliveriesHandlers({
       nats,
       prefix,
-      repository,
+      views: deliveryViews(sql),
+      replays,
       replayed: () => scheduler.wake(),
       logger,
     })),
     ...(await serveEventsHandlers({
       nats,
       prefix,
-      deliveries: repository,
+      replays,
+      testDeliveries: testDeliveries(sql),
+      claims,
+      outcomes,
       events,
       directory,
       attempt: (delivery) => attemptDelivery(attemptDeps, delivery, stopping.signal),
@@ -136,7 +150,7 @@ export async function startWebhookDispatcher(
     outboxPruneTask(sql, config.OUTBOX_RETENTION_MS),
     {
       name: 'finished deliveries',
-      prune: (limit) => repository.pruneFinished(config.DEDUP_RETENTION_MS, limit),
+      prune: (limit) => pruneFinishedDeliveries(sql, config.DEDUP_RETENTION_MS, limit),
     },
     {
       name: 'undelivered events',

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { PaymentEvent } from '@dzpay/contracts';
+import type { PaymentEvent, PaymentEventType } from '@dzpay/contracts';
 import { WebhookEvent } from '@dzpay/partner-sdk';
 import { describe, expect, it } from 'vitest';
+import { paymentEvent } from '@dzpay/testkit/payment-events';
 import { excerpt, judgeAnswer } from '../src/domain/attempt.ts';
 import { testWebhookOf, wants, webhookOf } from '../src/domain/webhook-body.ts';
 
@@ -44,33 +45,21 @@ describe('the response excerpt', () => {
 });
 
 describe('the webhook body of a payment outcome', () => {
-  const event = (type: string, data: Partial<PaymentEvent['data']>) =>
-    PaymentEvent.parse({
-      id: randomUUID(),
+  const event = (type: PaymentEventType, data: Partial<PaymentEvent['data']>) =>
+    paymentEvent(
+      { merchantId: randomUUID(), mode: 'test' },
       type,
-      version: 1,
-      occurredAt: '2025-03-14T09:26:53.000Z',
-      merchantId: randomUUID(),
-      mode: 'test',
-      data: {
-        paymentId: randomUUID(),
+      {
         reference: 'BOOK-42',
-        channel: 'AGENCY',
-        amount: 150_050,
-        fees: 5_000,
-        total: 155_050,
-        currency: 'DZD',
         status: 'success',
         orderId: 'ORD-1',
-        approvalCode: null,
-        maskedPan: null,
         failureReason: null,
-        refundedAmount: 0,
         paidAt: '2025-03-14T09:26:52.000Z',
         metadata: { cart: 'c-1' },
         ...data,
       },
-    });
+      { occurredAt: '2025-03-14T09:26:53.000Z' },
+    );
 
   it('sends a success in dinars, with the event id and the SDK schema', () => {
     const succeeded = event('payment.succeeded', {});
@@ -111,7 +100,7 @@ describe('the webhook body of a payment outcome', () => {
   });
 
   it('sends nothing for events that are no webhook', () => {
-    for (const type of ['payment.created', 'payment.processing']) {
+    for (const type of ['payment.created', 'payment.processing'] as const) {
       expect(webhookOf(event(type, { status: 'pending', paidAt: null }))).toBeNull();
     }
   });

@@ -1,38 +1,27 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Rpc, type MerchantScope, type PaymentEvent } from '@dzpay/contracts';
-import {
-  AppError,
-  connectNats,
-  connectPostgres,
-  requestRpc,
-  type NatsConnection,
-  type Runtime,
-  type Sql,
-} from '@dzpay/platform';
-import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { AppError, requestRpc, type NatsConnection, type Sql } from '@dzpay/platform';
+import { freePort, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DispatcherEnv } from '../src/config.ts';
-import { loopbackOnlyConnect } from '@dzpay/testkit/loopback-connect';
-import { startWebhookDispatcher } from '../src/service.ts';
+import { paymentEvent, publishPaymentEvent } from '@dzpay/testkit/payment-events';
 import {
-  deleteBucket,
   deliveryEvents,
-  paymentOutcome,
-  publish,
   merchantWithPartner,
   registerMerchant,
+  startDispatcherTestbed,
   startPartner,
   type Answer,
+  type DispatcherTestbed,
   type Partner,
 } from './fixtures.ts';
 
+let testbed: DispatcherTestbed;
 let infra: IsolatedInfra;
 let nats: NatsConnection;
 let db: Sql;
-let service: Runtime<DispatcherEnv> | undefined;
-const partners: Partner[] = [];
+let key: Buffer;
+let partners: Partner[];
 
-const key = randomBytes(32);
 const poll = { timeout: 15_000, interval: 50 };
 
 const stateOf = async (eventId: string) =>
@@ -46,7 +35,7 @@ const merchantAt = (url: string) => registerMerchant(nats, infra.natsPrefix, key
 const merchant = (answer?: (call: number) => Answer) =>
   merchantWithPartner(nats, infra.natsPrefix, key, partners, answer ? { answer } : {});
 
-const send = (event: PaymentEvent) => publish(nats, infra.natsPrefix, event);
+const send = (event: PaymentEvent) => publishPaymentEvent(nats, infra.natsPrefix, event);
 const list = (scope: MerchantScope, paymentId: string) =>
   requestRpc(nats, infra.natsPrefix, Rpc.deliveriesOfPayment, { ...scope, paymentId });
 const replay = (scope: MerchantScope, deliveryId: string) =>
@@ -62,38 +51,19 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 }
 
 beforeAll(async () => {
-  infra = await isolatedInfra('webhook-deliveries-api');
-  nats = await connectNats(infra.natsUrl, 'webhook-deliveries-api-test');
-  service = await startWebhookDispatcher(
-    {
-      ...infra.env,
-      SECRETS_KEY: key.toString('base64'),
-      // The test partners listen on 127.0.0.1.
-      PARTNER_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_RETRY_SCHEDULE_MS: '0,100,100',
-      WEBHOOK_TIMEOUT_MS: '1000',
-      SCHEDULER_INTERVAL_MS: '50',
-      RELAY_INTERVAL_MS: '100',
-    },
-    { handleSignals: false, partnerConnect: loopbackOnlyConnect([]) },
-  );
-  db = connectPostgres(infra.databaseUrl, 'webhooks', 2);
+  testbed = await startDispatcherTestbed('webhook-deliveries-api', {
+    WEBHOOK_RETRY_SCHEDULE_MS: '0,100,100',
+  });
+  ({ infra, nats, db, key, partners } = testbed);
 });
-afterAll(async () => {
-  await service?.stop();
-  await Promise.all(partners.map((partner) => partner.close()));
-  await db?.end();
-  if (nats) await deleteBucket(nats, infra.natsPrefix);
-  await nats?.close();
-  await infra?.cleanup();
-});
+afterAll(() => testbed?.close());
 
 describe('listing a payment’s deliveries', () => {
   it('shows the delivery and every attempt, with status code and latency', async () => {
     const { scope } = await merchant((call) =>
       call === 1 ? { status: 500, body: 'boom' } : 'sdk',
     );
-    const event = paymentOutcome(scope, 'payment.succeeded');
+    const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
     await expect.poll(() => stateOf(event.id), poll).toBe('success');
 
@@ -123,7 +93,7 @@ describe('listing a payment’s deliveries', () => {
 
   it('is empty for a payment without deliveries, another merchant’s, another mode’s, or a paymentId that is no UUID', async () => {
     const { scope } = await merchant();
-    const event = paymentOutcome(scope, 'payment.failed');
+    const event = paymentEvent(scope, 'payment.failed');
     await send(event);
     await expect.poll(() => stateOf(event.id), poll).toBe('success');
     expect((await list(scope, event.data.paymentId)).deliveries).toHaveLength(1);
@@ -144,7 +114,7 @@ describe('replaying a delivery', () => {
   it('delivers to a partner down for the whole run once it is up, same event id, numbering on', async () => {
     const port = await freePort();
     const { scope, signingSecret } = await merchantAt(`http://127.0.0.1:${port}`);
-    const event = paymentOutcome(scope, 'payment.succeeded');
+    const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
     await expect.poll(() => stateOf(event.id), poll).toBe('fail');
 
@@ -196,7 +166,7 @@ describe('replaying a delivery', () => {
   it('gives a replay the whole retry schedule again', async () => {
     // 500 for the three attempts of the schedule and the replay's first, then up.
     const { scope, partner } = await merchant((call) => (call <= 4 ? { status: 500 } : 'sdk'));
-    const event = paymentOutcome(scope, 'payment.succeeded');
+    const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
     await expect.poll(() => stateOf(event.id), poll).toBe('fail');
     const [failed] = (await list(scope, event.data.paymentId)).deliveries;
@@ -210,7 +180,7 @@ describe('replaying a delivery', () => {
 
   it('sends a delivered webhook again, with the same event id and body', async () => {
     const { scope, partner } = await merchant();
-    const event = paymentOutcome(scope, 'payment.succeeded');
+    const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
     await expect.poll(() => stateOf(event.id), poll).toBe('success');
     const [delivery] = (await list(scope, event.data.paymentId)).deliveries;
@@ -226,7 +196,7 @@ describe('replaying a delivery', () => {
 
   it('answers WEBHOOK404_DELIVERY_NOT_FOUND for another merchant’s or an unknown delivery', async () => {
     const { scope, partner } = await merchant();
-    const event = paymentOutcome(scope, 'payment.succeeded');
+    const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
     await expect.poll(() => stateOf(event.id), poll).toBe('success');
     const [delivery] = (await list(scope, event.data.paymentId)).deliveries;

@@ -11,7 +11,8 @@ import {
   type ServiceProcess,
 } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteBucket, paymentOutcome, publish, registerPartner } from './fixtures.ts';
+import { paymentEvent, publishPaymentEvent } from '@dzpay/testkit/payment-events';
+import { deleteBucket, registerPartner } from './fixtures.ts';
 
 const DISPATCHER_MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const EVENTS = 30;
@@ -81,9 +82,9 @@ describe('the dispatcher killed with SIGKILL mid-delivery', () => {
 
     const published: string[] = [];
     for (let i = 0; i < EVENTS; i += 1) {
-      const event = paymentOutcome(scope, i % 3 === 0 ? 'payment.failed' : 'payment.succeeded');
+      const event = paymentEvent(scope, i % 3 === 0 ? 'payment.failed' : 'payment.succeeded');
       published.push(event.id);
-      await publish(nats, infra.natsPrefix, event);
+      await publishPaymentEvent(nats, infra.natsPrefix, event);
     }
 
     // Mid-way: some delivered, some in flight at the partner, the rest still due.

@@ -1,35 +1,26 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { MerchantScope, PaymentEvent } from '@dzpay/contracts';
-import {
-  connectNats,
-  connectPostgres,
-  type NatsConnection,
-  type Runtime,
-  type Sql,
-} from '@dzpay/platform';
+import type { NatsConnection, Sql } from '@dzpay/platform';
 import { verifyWebhook } from '@dzpay/partner-sdk';
-import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import type { IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DispatcherEnv } from '../src/config.ts';
-import { loopbackOnlyConnect } from '@dzpay/testkit/loopback-connect';
-import { startWebhookDispatcher } from '../src/service.ts';
+import { paymentEvent, publishPaymentEvent } from '@dzpay/testkit/payment-events';
 import {
-  deleteBucket,
   deliveryEvents,
-  paymentOutcome,
-  publish,
   merchantWithPartner,
+  startDispatcherTestbed,
   type Answer,
+  type DispatcherTestbed,
   type Partner,
 } from './fixtures.ts';
 
+let testbed: DispatcherTestbed;
 let infra: IsolatedInfra;
 let nats: NatsConnection;
 let db: Sql;
-let service: Runtime<DispatcherEnv> | undefined;
-const partners: Partner[] = [];
+let key: Buffer;
+let partners: Partner[];
 
-const key = randomBytes(32);
 const poll = { timeout: 15_000, interval: 50 };
 
 interface DeliveryRow {
@@ -72,7 +63,7 @@ function merchant(
 }
 
 async function send(event: PaymentEvent, msgID?: string): Promise<void> {
-  await publish(nats, infra.natsPrefix, event, msgID);
+  await publishPaymentEvent(nats, infra.natsPrefix, event, msgID);
 }
 
 async function finalDelivery(eventId: string, state: 'success' | 'fail'): Promise<DeliveryRow> {
@@ -82,36 +73,17 @@ async function finalDelivery(eventId: string, state: 'success' | 'fail'): Promis
 }
 
 beforeAll(async () => {
-  infra = await isolatedInfra('webhook-dispatcher');
-  nats = await connectNats(infra.natsUrl, 'webhook-dispatcher-test');
-  service = await startWebhookDispatcher(
-    {
-      ...infra.env,
-      SECRETS_KEY: key.toString('base64'),
-      // The test partners listen on 127.0.0.1.
-      PARTNER_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200,200',
-      WEBHOOK_TIMEOUT_MS: '1000',
-      SCHEDULER_INTERVAL_MS: '50',
-      RELAY_INTERVAL_MS: '100',
-    },
-    { handleSignals: false, partnerConnect: loopbackOnlyConnect([]) },
-  );
-  db = connectPostgres(infra.databaseUrl, 'webhooks', 2);
+  testbed = await startDispatcherTestbed('webhook-dispatcher', {
+    WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200,200',
+  });
+  ({ infra, nats, db, key, partners } = testbed);
 });
-afterAll(async () => {
-  await service?.stop();
-  await Promise.all(partners.map((partner) => partner.close()));
-  await db?.end();
-  if (nats) await deleteBucket(nats, infra.natsPrefix);
-  await nats?.close();
-  await infra?.cleanup();
-});
+afterAll(() => testbed?.close());
 
 describe('delivering a payment outcome', () => {
   it('delivers a success once, signed so the partner SDK accepts it, with the §6 body', async () => {
     const { scope, partner, apiSecret, signingSecret } = await merchant();
-    const event = paymentOutcome(scope, 'payment.succeeded', { metadata: { cart: 'c-9' } });
+    const event = paymentEvent(scope, 'payment.succeeded', { metadata: { cart: 'c-9' } });
     await send(event);
 
     const delivery = await finalDelivery(event.id, 'success');
@@ -168,7 +140,7 @@ describe('delivering a payment outcome', () => {
 
   it('sends a payment.fail with its reason', async () => {
     const { scope, partner } = await merchant();
-    const event = paymentOutcome(scope, 'payment.failed', { channel: 'CHECKOUT' });
+    const event = paymentEvent(scope, 'payment.failed', { channel: 'CHECKOUT' });
     await send(event);
     await finalDelivery(event.id, 'success');
     expect(partner.received).toMatchObject([
@@ -184,7 +156,7 @@ describe('delivering a payment outcome', () => {
     const { scope, partner } = await merchant((call) =>
       call <= 3 ? { status: 500, body: 'boom' } : 'sdk',
     );
-    const event = paymentOutcome(scope, 'payment.succeeded');
+    const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
 
     const delivery = await finalDelivery(event.id, 'success');
@@ -224,7 +196,7 @@ describe('delivering a payment outcome', () => {
 
   it('ends in fail after the schedule when the partner always answers 500', async () => {
     const { scope, partner } = await merchant(() => ({ status: 500 }));
-    const event = paymentOutcome(scope, 'payment.succeeded');
+    const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
     const delivery = await finalDelivery(event.id, 'fail');
     expect(delivery.attempts).toBe(4);
@@ -241,7 +213,7 @@ describe('delivering a payment outcome', () => {
 
   it('ends in fail when the partner never answers, each attempt timed out', async () => {
     const { scope, partner } = await merchant(() => 'hang');
-    const event = paymentOutcome(scope, 'payment.succeeded');
+    const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
     const delivery = await finalDelivery(event.id, 'fail');
     expect(partner.calls).toHaveLength(4);
@@ -256,11 +228,11 @@ describe('delivering a payment outcome', () => {
   it('keeps a hung partner to its own slots: another merchant is delivered meanwhile', async () => {
     const hung = await merchant(() => 'hang');
     const fast = await merchant();
-    const stuck = Array.from({ length: 12 }, () => paymentOutcome(hung.scope, 'payment.succeeded'));
+    const stuck = Array.from({ length: 12 }, () => paymentEvent(hung.scope, 'payment.succeeded'));
     for (const event of stuck) await send(event);
     // Four attempts (the default per-endpoint limit) hang; the other eight wait their turn.
     await expect.poll(() => hung.partner.calls.length, poll).toBe(4);
-    const event = paymentOutcome(fast.scope, 'payment.succeeded');
+    const event = paymentEvent(fast.scope, 'payment.succeeded');
     await send(event);
     await finalDelivery(event.id, 'success');
     // Delivered while the hung attempts still held their slots: none of them has ended
@@ -274,7 +246,7 @@ describe('delivering a payment outcome', () => {
 
   it('makes one delivery of a payment event handed over twice', async () => {
     const { scope, partner } = await merchant();
-    const event = paymentOutcome(scope, 'payment.succeeded');
+    const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
     // As if the stream's deduplication window had passed.
     await send(event, randomUUID());
@@ -286,7 +258,7 @@ describe('delivering a payment outcome', () => {
 
   it('stops retrying on 410 Gone', async () => {
     const { scope, partner } = await merchant(() => ({ status: 410 }));
-    const event = paymentOutcome(scope, 'payment.succeeded');
+    const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
     const delivery = await finalDelivery(event.id, 'fail');
     expect(delivery.attempts).toBe(1);
@@ -299,7 +271,7 @@ describe('delivering a payment outcome', () => {
     const { scope, partner } = await merchant((call) =>
       call === 1 ? { status: 503, headers: { 'retry-after': '1' } } : 'sdk',
     );
-    const event = paymentOutcome(scope, 'payment.succeeded');
+    const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
     await finalDelivery(event.id, 'success');
     const [first, second] = partner.calls;
@@ -309,7 +281,7 @@ describe('delivering a payment outcome', () => {
 
   it('retries on schedule and records it when the merchant has no partner endpoint', async () => {
     const scope: MerchantScope = { merchantId: randomUUID(), mode: 'test' };
-    const event = paymentOutcome(scope, 'payment.succeeded');
+    const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
     const delivery = await finalDelivery(event.id, 'fail');
     const attempts = await attemptsOf(delivery.id);
@@ -322,24 +294,11 @@ describe('restarting the dispatcher', () => {
     const { scope, partner } = await merchant((call) =>
       call === 1 ? { status: 503, headers: { 'retry-after': '2' } } : 'sdk',
     );
-    const event = paymentOutcome(scope, 'payment.succeeded');
+    const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
     await expect.poll(async () => (await deliveriesOf(event.id))[0]?.attempts, poll).toBe(1);
 
-    await service?.stop();
-    service = undefined;
-    service = await startWebhookDispatcher(
-      {
-        ...infra.env,
-        SECRETS_KEY: key.toString('base64'),
-        // The test partners listen on 127.0.0.1.
-        PARTNER_ALLOW_PRIVATE_TARGETS: 'true',
-        WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200,200',
-        WEBHOOK_TIMEOUT_MS: '1000',
-        SCHEDULER_INTERVAL_MS: '50',
-      },
-      { handleSignals: false, partnerConnect: loopbackOnlyConnect([]) },
-    );
+    await testbed.restart();
 
     const delivery = await finalDelivery(event.id, 'success');
     expect(delivery.attempts).toBe(2);

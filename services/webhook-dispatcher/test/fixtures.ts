@@ -1,73 +1,32 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import {
   Buckets,
   partnerDirectoryKey,
-  paymentEventSubject,
-  PaymentEvent,
   Streams,
   WebhookDeliveryEvent,
   type MerchantScope,
   type PartnerDirectoryEntry,
-  type PaymentEventType,
 } from '@dzpay/contracts';
 import {
+  connectNats,
+  connectPostgres,
   partnerSecretOwner,
-  prefixed,
   sealSecret,
   signingSecretOwner,
   streamName,
   type NatsConnection,
+  type Runtime,
+  type Sql,
 } from '@dzpay/platform';
 import { createWebhookHandler, type WebhookEvent } from '@dzpay/partner-sdk';
-
-/** A payment outcome as payments would publish it, built through the contract's schema. */
-export function paymentOutcome(
-  scope: MerchantScope,
-  type: PaymentEventType,
-  data: Partial<PaymentEvent['data']> = {},
-): PaymentEvent {
-  const succeeded = type === 'payment.succeeded';
-  return PaymentEvent.parse({
-    id: randomUUID(),
-    type,
-    version: 1,
-    occurredAt: new Date().toISOString(),
-    ...scope,
-    data: {
-      paymentId: randomUUID(),
-      reference: `REF-${randomUUID().slice(0, 8)}`,
-      channel: 'AGENCY',
-      amount: 150_050,
-      fees: 5_000,
-      total: 155_050,
-      currency: 'DZD',
-      status: succeeded ? 'success' : 'failed',
-      orderId: 'ORD-1',
-      approvalCode: null,
-      maskedPan: null,
-      failureReason: succeeded ? null : 'declined',
-      refundedAmount: 0,
-      paidAt: succeeded ? new Date().toISOString() : null,
-      metadata: null,
-      ...data,
-    },
-  });
-}
-
-/** Publishes like the payments relay: the event's subject, its id as Nats-Msg-Id by default. */
-export async function publish(
-  nc: NatsConnection,
-  prefix: string,
-  event: PaymentEvent,
-  msgID = event.id,
-): Promise<void> {
-  const subject = prefixed(prefix, paymentEventSubject(event.type as PaymentEventType));
-  await jetstream(nc).publish(subject, JSON.stringify(event), { msgID });
-}
+import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { loopbackOnlyConnect } from '@dzpay/testkit/loopback-connect';
+import type { DispatcherEnv } from '../src/config.ts';
+import { startWebhookDispatcher } from '../src/service.ts';
 
 /** Writes a partner into the directory bucket as the gateway does, secrets sealed. */
 export async function registerPartner(
@@ -232,4 +191,78 @@ export async function merchantWithPartner(
     ...(options.mode ? { mode: options.mode } : {}),
   });
   return { ...registered, partner };
+}
+
+/** A dispatcher running in this process over infra of its own, and what tests reach it by. */
+export interface DispatcherTestbed {
+  infra: IsolatedInfra;
+  nats: NatsConnection;
+  /** The webhooks schema. */
+  db: Sql;
+  /** The secrets key partner entries are sealed with. */
+  key: Buffer;
+  /** The partner servers a test started; closed with the testbed. */
+  partners: Partner[];
+  /** Stops the dispatcher and starts another over the same database and streams. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a dispatcher whose partners are dialed on loopback only, with quick ticks and
+ * `env` (the retry schedule, say) over the defaults.
+ */
+export async function startDispatcherTestbed(
+  label: string,
+  env: Record<string, string>,
+): Promise<DispatcherTestbed> {
+  const infra = await isolatedInfra(label);
+  const key = randomBytes(32);
+  const partners: Partner[] = [];
+  const start = () =>
+    startWebhookDispatcher(
+      {
+        ...infra.env,
+        SECRETS_KEY: key.toString('base64'),
+        // The test partners listen on 127.0.0.1.
+        PARTNER_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_TIMEOUT_MS: '1000',
+        SCHEDULER_INTERVAL_MS: '50',
+        RELAY_INTERVAL_MS: '100',
+        ...env,
+      },
+      { handleSignals: false, partnerConnect: loopbackOnlyConnect([]) },
+    );
+  let nats: NatsConnection | undefined;
+  let service: Runtime<DispatcherEnv> | undefined;
+  let db: Sql | undefined;
+  async function close() {
+    await service?.stop();
+    await Promise.all(partners.map((partner) => partner.close()));
+    await db?.end();
+    if (nats) await deleteBucket(nats, infra.natsPrefix);
+    await nats?.close();
+    await infra.cleanup();
+  }
+  try {
+    nats = await connectNats(infra.natsUrl, `${label}-test`);
+    service = await start();
+    db = connectPostgres(infra.databaseUrl, 'webhooks', 2);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    infra,
+    nats,
+    db,
+    key,
+    partners,
+    async restart() {
+      await service?.stop();
+      service = undefined;
+      service = await start();
+    },
+    close,
+  };
 }

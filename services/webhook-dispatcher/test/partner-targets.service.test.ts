@@ -20,7 +20,8 @@ import {
 import type { DispatcherEnv } from '../src/config.ts';
 import { TARGET_REFUSED } from '../src/domain/attempt.ts';
 import { startWebhookDispatcher } from '../src/service.ts';
-import { deleteBucket, paymentOutcome, publish, registerMerchant } from './fixtures.ts';
+import { paymentEvent, publishPaymentEvent } from '@dzpay/testkit/payment-events';
+import { deleteBucket, registerMerchant } from './fixtures.ts';
 
 // Webhooks go through the guarded partner client in both modes. Its connections are
 // opened by loopbackOnlyConnect: nothing leaves 127.0.0.1 and ::1.
@@ -62,8 +63,8 @@ const cases = PRIVATE_TARGETS.flatMap((target) => MODES.map((mode) => ({ ...targ
 /** Sends a payment outcome of a merchant whose partner is at `apiUrl`; its delivery, once final. */
 async function deliver(apiUrl: string, mode: MerchantScope['mode']) {
   const { scope } = await registerMerchant(nats, infra.natsPrefix, key, apiUrl, { mode });
-  const event = paymentOutcome(scope, 'payment.succeeded');
-  await publish(nats, infra.natsPrefix, event);
+  const event = paymentEvent(scope, 'payment.succeeded');
+  await publishPaymentEvent(nats, infra.natsPrefix, event);
   const final = async () => {
     const [row] = await db<{ state: string; error: string | null }[]>`
       select d.state, a.error from deliveries d

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /** One block of addresses a partner request may not reach, with where it comes from. */
-export interface RefusedBlock {
+interface RefusedBlock {
   network: string;
   prefix: number;
   what: string;
@@ -14,7 +14,7 @@ export interface RefusedBlock {
  * out a globally reachable anycast address (192.0.0.9, 192.0.0.10): no partner's API
  * lives there.
  */
-export const REFUSED_IPV4: readonly RefusedBlock[] = [
+const REFUSED_IPV4: readonly RefusedBlock[] = [
   { network: '0.0.0.0', prefix: 8, what: '"this network" (RFC 791)' },
   { network: '10.0.0.0', prefix: 8, what: 'private use (RFC 1918)' },
   { network: '100.64.0.0', prefix: 10, what: 'shared address space, carrier-grade NAT (RFC 6598)' },
@@ -48,7 +48,7 @@ export const REFUSED_IPV4: readonly RefusedBlock[] = [
  * global unicast (2000::/3) is reached, and the well-known NAT64 prefix 64:ff9b::/96
  * is judged by the IPv4 address it carries.
  */
-export const REFUSED_IPV6: readonly RefusedBlock[] = [
+const REFUSED_IPV6: readonly RefusedBlock[] = [
   { network: '::', prefix: 128, what: 'unspecified (RFC 4291)' },
   { network: '::1', prefix: 128, what: 'loopback (RFC 4291)' },
   { network: '::', prefix: 96, what: 'IPv4-compatible, deprecated (RFC 4291)' },

@@ -1,7 +1,7 @@
 import { Kvm } from '@nats-io/kv';
 import { partnerDirectoryKey, PartnerDirectoryEntry } from '@dzpay/contracts';
 import { keepReplicas, partnerBucketName, type Logger, type NatsConnection } from '@dzpay/platform';
-import type { AccountsRepository, PartnerEndpointRow } from './accounts-repository.ts';
+import type { AccountsRepository, PartnerEndpointRow } from '@dzpay/accounts';
 
 // The bucket's name is the readers' (libs/platform): one definition for both sides.
 export { partnerBucketName };

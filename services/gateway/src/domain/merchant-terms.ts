@@ -1,5 +1,5 @@
 import type { MerchantTerms, Mode } from '@dzpay/contracts';
-import type { Merchant } from '../adapters/accounts-repository.ts';
+import type { Merchant } from '@dzpay/accounts';
 
 /** What payments needs of a merchant in a mode; the gateway owns it and sends it along. */
 export function merchantTerms(merchant: Merchant, mode: Mode): MerchantTerms {

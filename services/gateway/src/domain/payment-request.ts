@@ -7,7 +7,7 @@ import {
   EmailReceiptBody,
 } from '@dzpay/contracts';
 import type { z } from 'zod';
-import type { Parsed } from './qr-request.ts';
+import type { Parsed } from '@dzpay/rendering';
 
 /** One broken rule of a payments API body: details.failures of VALIDATION400_BAD_REQUEST. */
 export interface Failure {

@@ -10,7 +10,7 @@ import {
 } from '@dzpay/contracts';
 import { AppError, isAppError, requestRpc, type NatsConnection } from '@dzpay/platform';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AccountsRepository } from '../adapters/accounts-repository.ts';
+import type { AccountsRepository } from '@dzpay/accounts';
 import { merchantTerms } from '../domain/merchant-terms.ts';
 import {
   agencyProblemPage,

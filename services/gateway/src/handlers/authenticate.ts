@@ -1,9 +1,8 @@
 import type { ErrorCode, MerchantScope } from '@dzpay/contracts';
 import { AppError, isDatabaseUnavailable } from '@dzpay/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Merchant } from '../adapters/accounts-repository.ts';
+import { type Merchant, hashApiKey, modeOfApiKey, sameHash } from '@dzpay/accounts';
 import type { KeyOwnerLookup } from '../adapters/key-owner-cache.ts';
-import { hashApiKey, modeOfApiKey, sameHash } from '../domain/api-key.ts';
 
 export interface AuthOutcome {
   scope: MerchantScope;

@@ -1,12 +1,26 @@
 import { createHash } from 'node:crypto';
-import { Rpc, type RegisteredPayment } from '@dzpay/contracts';
+import {
+  Rpc,
+  type RegisteredPayment,
+  PAYMENTS_PAGE_DEFAULT,
+  PAYMENTS_PAGE_MAX,
+  PaymentsFilterQuery,
+  PaymentsListQuery,
+  type MerchantScope,
+} from '@dzpay/contracts';
 import { requestRpc, type NatsConnection } from '@dzpay/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { KeyOwnerLookup } from '../adapters/key-owner-cache.ts';
 import { parseRefund, parseRegisterPayment } from '../domain/payment-request.ts';
 import { merchantTerms } from '../domain/merchant-terms.ts';
 import { authOf, requireApiKey } from './authenticate.ts';
+import { scopedAsk } from './scoped-ask.ts';
 import { ValidationFailure } from './errors.ts';
+import { Readable } from 'node:stream';
+import type { z } from 'zod';
+import type { GatewayDeps } from '../deps.ts';
+import { paymentsCsv } from '@dzpay/rendering';
+import { parseQuery } from './query-string.ts';
 
 export interface PaymentsRoutesDeps {
   keys: KeyOwnerLookup;
@@ -22,6 +36,7 @@ export interface PaymentsRoutesDeps {
 export function paymentsRoutes(app: FastifyInstance, deps: PaymentsRoutesDeps): void {
   const routeOptions = { preParsing: requireApiKey(app, deps.keys) };
   const rpcOptions = { timeoutMs: deps.paymentsTimeoutMs };
+  const ask = scopedAsk(deps, deps.paymentsTimeoutMs);
 
   app.post('/api/v1/payments', routeOptions, async (request, reply) => {
     const auth = authOf(request);
@@ -58,14 +73,7 @@ export function paymentsRoutes(app: FastifyInstance, deps: PaymentsRoutesDeps): 
   });
 
   app.get<{ Params: { id: string } }>('/api/v1/payments/:id', routeOptions, async (request) => {
-    const { scope } = authOf(request);
-    const data = await requestRpc(
-      deps.nats,
-      deps.natsPrefix,
-      Rpc.paymentsGet,
-      { ...scope, id: request.params.id },
-      rpcOptions,
-    );
+    const data = await ask(request, Rpc.paymentsGet, { id: request.params.id });
     return { statusCode: 200, message: 'Payment found', data };
   });
 
@@ -136,5 +144,71 @@ function canonicalJson(value: unknown): string {
     typeof node === 'object' && node !== null && !Array.isArray(node)
       ? Object.fromEntries(Object.entries(node).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : node,
+  );
+}
+
+/**
+ * The merchant API's payments list, its CSV export
+ * and the cancel of a payment not paid yet. Every one is scoped by the key's merchant
+ * and mode; payments filters and pages (payments.list, payments.cancel).
+ */
+export function paymentsListRoutes(app: FastifyInstance, deps: GatewayDeps): void {
+  const routeOptions = { preParsing: requireApiKey(app, deps.keys) };
+  const listPage = (
+    scope: MerchantScope,
+    query: Omit<z.output<typeof PaymentsListQuery>, 'limit'> & { limit: number },
+  ) =>
+    requestRpc(
+      deps.nats,
+      deps.natsPrefix,
+      Rpc.paymentsList,
+      { ...scope, ...query },
+      {
+        timeoutMs: deps.serviceTimeoutMs,
+      },
+    );
+
+  app.get('/api/v1/payments', routeOptions, async (request) => {
+    const { scope } = authOf(request);
+    const query = parseQuery(PaymentsListQuery, request.query);
+    const data = await listPage(scope, { ...query, limit: query.limit ?? PAYMENTS_PAGE_DEFAULT });
+    return { statusCode: 200, message: 'Payments found', data };
+  });
+
+  app.get('/api/v1/payments/export', routeOptions, async (request, reply) => {
+    const { scope } = authOf(request);
+    const filter = parseQuery(PaymentsFilterQuery, request.query);
+    // The first page is asked before a byte is sent: a refusal is still a JSON envelope.
+    const first = await listPage(scope, { ...filter, limit: PAYMENTS_PAGE_MAX });
+    const stream = Readable.from(
+      paymentsCsv(first, (cursor) =>
+        listPage(scope, { ...filter, limit: PAYMENTS_PAGE_MAX, cursor }),
+      ),
+    );
+    // A failure mid-export can only cut the body short (headers are out): logged here.
+    stream.on('error', (err) => request.log.warn({ err }, 'payments export cut short'));
+    const day = new Date().toISOString().slice(0, 10);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="payments-${scope.mode}-${day}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(stream);
+  });
+
+  app.post<{ Params: { id: string } }>(
+    '/api/v1/payments/:id/cancel',
+    routeOptions,
+    async (request) => {
+      const { scope } = authOf(request);
+      const data = await requestRpc(
+        deps.nats,
+        deps.natsPrefix,
+        Rpc.paymentsCancel,
+        { ...scope, id: request.params.id },
+        // It may wait for the card network's reverse.do.
+        { timeoutMs: deps.paymentsTimeoutMs },
+      );
+      return { statusCode: 200, message: 'Payment cancelled', data };
+    },
   );
 }

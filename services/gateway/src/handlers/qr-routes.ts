@@ -2,7 +2,7 @@ import { Rpc } from '@dzpay/contracts';
 import { requestRpc, type NatsConnection } from '@dzpay/platform';
 import type { FastifyInstance } from 'fastify';
 import type { KeyOwnerLookup } from '../adapters/key-owner-cache.ts';
-import { parseSetQrConfig, parseUnsetQrConfig } from '../domain/qr-request.ts';
+import { parseSetQrConfig, parseUnsetQrConfig } from '@dzpay/rendering';
 import { authOf, requireApiKey } from './authenticate.ts';
 import { ValidationFailure } from './errors.ts';
 

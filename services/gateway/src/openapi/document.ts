@@ -10,7 +10,8 @@ import {
 import { WebhookEvent } from '@dzpay/partner-sdk';
 import { z } from 'zod';
 import { errorExample, examples } from './examples.ts';
-import { OPERATIONS, type OperationSpec, type ResponseSpec } from './operations.ts';
+import type { OperationSpec, ResponseSpec } from './operation-spec.ts';
+import { OPERATIONS } from './operations.ts';
 
 type Json = Record<string, unknown>;
 

@@ -3,7 +3,7 @@ import type { MerchantScope, PaymentEventType, PaymentStatus } from '@dzpay/cont
 import { AppError, type Sql, type Tx } from '@dzpay/platform';
 import type { PaymentRecord } from '../domain/payment-record.ts';
 import { orderNumberOf } from '../domain/tokens.ts';
-import { outboxWriter } from './outbox-writer.ts';
+import { paymentEventWriter } from './payment-event-writer.ts';
 import { toColumns, toRecord, type PaymentPatch, type Row } from './payment-rows.ts';
 
 export type { PaymentPatch } from './payment-rows.ts';
@@ -49,7 +49,7 @@ const OPEN: PaymentStatus[] = ['pending', 'processing'];
 
 /** The payments schema. Every state change writes its event to the outbox in the same transaction. */
 export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date()) {
-  const addEvent = outboxWriter(clock);
+  const addEvent = paymentEventWriter(clock);
 
   /** `and settle_lease = …` when a lease is given: a lost lease writes nothing. */
   const underLease = (tx: Sql | Tx, lease: Lease | undefined) =>

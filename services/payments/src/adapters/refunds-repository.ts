@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { paymentEventSubject } from '@dzpay/contracts';
-import { traceCarrier, type Sql, type Tx } from '@dzpay/platform';
-import { paymentEvent, type PaymentRecord } from '../domain/payment-record.ts';
+import type { Sql } from '@dzpay/platform';
+import type { PaymentRecord } from '../domain/payment-record.ts';
 import type { RefundIntent, RefundReason } from '../domain/refund-intent.ts';
+import { paymentEventWriter } from './payment-event-writer.ts';
 import { toRecord, type Row } from './payment-rows.ts';
 import type { Lease } from './payments-repository.ts';
 
@@ -32,18 +32,7 @@ export type IntentEnd =
  * made under the payment's settlement lease.
  */
 export function refundsRepository(sql: Sql, clock: () => Date = () => new Date()) {
-  /**
-   * `payment.refunded` for one confirmed refund, with its own id, and `refundAmount`
-   * (centimes) beside the payment's data: what this refund gave back, while
-   * `refundedAmount` is the total so far. The webhook dispatcher reads both.
-   */
-  async function addRefundedEvent(tx: Tx, after: PaymentRecord, refundAmount: number) {
-    const event = paymentEvent(randomUUID(), 'payment.refunded', after, clock());
-    const payload = { ...event, data: { ...event.data, refundAmount } };
-    await tx`insert into outbox (id, subject, payload, trace_carrier)
-             values (${event.id}, ${paymentEventSubject('payment.refunded')}, ${tx.json(payload)},
-               ${tx.json(traceCarrier())})`;
-  }
+  const addEvent = paymentEventWriter(clock);
 
   return {
     /** The payment's intent whose outcome is not known yet; there is one at most. */
@@ -153,7 +142,7 @@ export function refundsRepository(sql: Sql, clock: () => Date = () => new Date()
           returning *`;
         const after = toRecord(updated!);
         const refundAmount = after.refundedAmount - record.refundedAmount;
-        if (refundAmount > 0) await addRefundedEvent(tx, after, refundAmount);
+        if (refundAmount > 0) await addEvent(tx, 'payment.refunded', after, { refundAmount });
         return after;
       });
     },

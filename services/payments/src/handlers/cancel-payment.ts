@@ -17,7 +17,7 @@ export interface CancelDeps {
   repository: PaymentsRepository;
   withSettlement: WithSettlement;
   settle: Settler;
-  /** Absent until the service wires them (see back-office-handlers.ts): cancel answers 503. */
+  /** Absent (a service wired without card networks): cancel answers 503. */
   cardNetworks: Record<'test' | 'live', CardNetwork> | undefined;
   logger: Logger;
   /** How long a cancel waits for a settlement already under way (the payer's return). */

@@ -5,50 +5,63 @@ import {
   PaymentsRegisterReply,
   Rpc,
   type MerchantTerms,
+  type PaymentsListRequest,
+  type PaymentsPage,
   type PaymentsRegisterRequest,
   type RegisterPaymentBody,
 } from '@dzpay/contracts';
-import {
-  AppError,
-  serveRpc,
-  type Logger,
-  type NatsConnection,
-  type RpcServer,
-} from '@dzpay/platform';
-import type { CardNetwork } from '../adapters/cardnet/card-network.ts';
-import type { PaymentsRepository } from '../adapters/payments-repository.ts';
+import { AppError, serveRpc, type RpcServer } from '@dzpay/platform';
+import { paymentsList } from '../adapters/payments-list.ts';
+import type { PaymentsCore } from '../core.ts';
 import { refusalOf } from '../domain/charge.ts';
 import { paymentView } from '../domain/payment-record.ts';
-import { idempotent, type HeldKey, type IdempotencyDeps } from './idempotency.ts';
+import { decodeCursor, encodeCursor } from '../domain/payments-cursor.ts';
+import { paymentCanceller } from './cancel-payment.ts';
+import { idempotent, type HeldKey } from './idempotency.ts';
 import { openAttempt, resumeRegistration } from './open-attempt.ts';
-import { RefundPending, type refunder } from './refund.ts';
+import { RefundPending } from './refund.ts';
+import type { ServiceWiring } from './service-wiring.ts';
 import { settlementRunner } from './settlement.ts';
 
-export interface PaymentsHandlersDeps {
-  nats: NatsConnection;
-  prefix: string;
-  repository: PaymentsRepository;
-  cardNetworks: Record<'test' | 'live', CardNetwork>;
-  logger: Logger;
-  /** Base URL of the gateway's pages: the card network sends payers back there. */
-  publicBaseUrl: string;
-  idempotency: IdempotencyDeps;
-  refund: ReturnType<typeof refunder>;
-  windowMs?: number;
-  clock?: () => Date;
-}
-
-/** payments.register, payments.get and payments.refund (the merchant API's operations). */
-export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcServer[]> {
-  const { nats, prefix, repository, logger } = deps;
-  const clock = deps.clock ?? (() => new Date());
-  const windowMs = deps.windowMs ?? PAYMENT_WINDOW_MS;
+/**
+ * The payments resource: payments.register, payments.get and payments.refund (one
+ * payment), payments.list (the merchant's payments, newest first, page by page) and
+ * payments.cancel (a hosted-checkout payment not paid yet).
+ */
+export function servePaymentsHandlers(
+  wiring: ServiceWiring,
+  core: PaymentsCore,
+  options: {
+    /** Base URL of the gateway's pages: the card network sends payers back there. */
+    publicBaseUrl: string;
+    windowMs?: number;
+  },
+): Promise<RpcServer[]> {
+  const { nats, prefix, sql, logger, clock } = wiring;
+  const { repository, cardNetworks } = core;
+  const windowMs = options.windowMs ?? PAYMENT_WINDOW_MS;
   // A registration holds its payment's settlement lease as long as its key's lease: a
   // retry that takes the key over from a dead (or paused) try takes the payment over too.
-  const leaseMs = deps.idempotency.leaseMs;
-  const open = { ...deps, windowMs, clock, leaseMs };
+  const leaseMs = core.idempotency.leaseMs;
+  const open = {
+    repository,
+    cardNetworks,
+    logger,
+    publicBaseUrl: options.publicBaseUrl,
+    windowMs,
+    clock,
+    leaseMs,
+  };
   // Registering an order moves no money: nothing here fences a call on `callMs`.
   const withSettlement = settlementRunner({ repository, logger, leaseMs, callMs: leaseMs });
+  const list = paymentsList(sql);
+  const cancel = paymentCanceller({
+    repository,
+    withSettlement: core.withSettlement,
+    settle: core.settle,
+    cardNetworks,
+    logger,
+  });
 
   async function registerOnce(
     terms: MerchantTerms,
@@ -103,13 +116,32 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
   async function register({ merchant, payment, idempotency }: PaymentsRegisterRequest) {
     const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
     const { value, replayed } = await idempotent(
-      deps.idempotency,
+      core.idempotency,
       scope,
       idempotency,
       PaymentsRegisterReply,
       (held) => registerOnce(merchant, payment, held),
     );
     return { ...value, replayed: replayed || value.replayed };
+  }
+
+  async function page(request: PaymentsListRequest): Promise<PaymentsPage> {
+    const { merchantId, mode, limit, cursor, ...filter } = request;
+    const after = cursor === undefined ? null : decodeCursor(cursor);
+    if (cursor !== undefined && !after) {
+      throw new AppError('VALIDATION400_BAD_REQUEST', 'request validation failed', {
+        details: {
+          failures: [{ field: 'cursor', message: 'cursor is not one this API gave out' }],
+        },
+      });
+    }
+    // One more than asked: whether a next page exists, without counting.
+    const rows = await list({ merchantId, mode }, filter, after, limit + 1);
+    const shown = rows.slice(0, limit);
+    return {
+      payments: shown.map(({ record }) => ({ ...paymentView(record), channel: record.channel })),
+      nextCursor: rows.length > limit ? encodeCursor(shown.at(-1)!.cursor) : null,
+    };
   }
 
   return Promise.all([
@@ -134,10 +166,10 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
       prefix,
       Rpc.paymentsRefund,
       async ({ idempotency, ...request }) => {
-        const refund = () => deps.refund({ ...request, idempotencyKey: idempotency?.key ?? null });
+        const refund = () => core.refund({ ...request, idempotencyKey: idempotency?.key ?? null });
         try {
           return (
-            await idempotent(deps.idempotency, request, idempotency, PaymentsRefundReply, refund)
+            await idempotent(core.idempotency, request, idempotency, PaymentsRefundReply, refund)
           ).value;
         } catch (error) {
           // Pending at the card network: answered (202), never stored for its key, so
@@ -146,6 +178,16 @@ export function servePaymentsHandlers(deps: PaymentsHandlersDeps): Promise<RpcSe
           throw error;
         }
       },
+      logger,
+    ),
+
+    serveRpc(nats, prefix, Rpc.paymentsList, page, logger),
+
+    serveRpc(
+      nats,
+      prefix,
+      Rpc.paymentsCancel,
+      async ({ merchantId, mode, id }) => paymentView(await cancel({ merchantId, mode }, id)),
       logger,
     ),
   ]);

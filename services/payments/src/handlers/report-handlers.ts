@@ -1,19 +1,14 @@
 import { Rpc } from '@dzpay/contracts';
 import { serveRpc, type RpcServer } from '@dzpay/platform';
 import { reportRepository } from '../adapters/report-repository.ts';
-import type { PaymentsCore } from '../core.ts';
 import { dailyReport } from '../domain/report.ts';
 import type { ServiceWiring } from './service-wiring.ts';
 
 /**
  * payments.report.daily: per Algiers day, successes, confirmed merchant refunds and fees
- * of the scope's payments (issue 14). Read-only; the core is not needed.
+ * of the scope's payments. Read-only: it needs no settlement, only the database.
  */
-export async function serveReportHandlers(
-  wiring: ServiceWiring,
-  core: PaymentsCore,
-): Promise<RpcServer[]> {
-  void core;
+export async function serveReportHandlers(wiring: ServiceWiring): Promise<RpcServer[]> {
   const { nats, prefix, sql, logger } = wiring;
   const report = reportRepository(sql);
   return [

@@ -40,6 +40,17 @@ export function statusRepository(
   hooks: { onCommitted?: (changed: ChangedReference) => void } = {},
 ) {
   const committed = (changed: ChangedReference[]) => changed.forEach((c) => hooks.onCommitted?.(c));
+
+  /** What the batched forms do, for one message. */
+  async function applyOne<C extends { eventId: string }>(
+    consumer: string,
+    message: Message<C>,
+    write: Write<C>,
+  ): Promise<Applied> {
+    const [applied] = await applyOnce(sql, consumer, [message], committed, write);
+    return applied!;
+  }
+
   return {
     /**
      * Every attempt of the product reference under this merchant and mode (never anyone
@@ -72,19 +83,12 @@ export function statusRepository(
     },
 
     /** applyAll for one message. */
-    async apply(
+    apply(
       consumer: string,
       streamSeq: number,
       change: { eventId: string; update: AttemptUpdate } | null,
     ): Promise<Applied> {
-      const [applied] = await applyOnce(
-        sql,
-        consumer,
-        [{ streamSeq, change }],
-        committed,
-        upsertAttempts,
-      );
-      return applied!;
+      return applyOne(consumer, { streamSeq, change }, upsertAttempts);
     },
 
     /**
@@ -100,19 +104,12 @@ export function statusRepository(
     },
 
     /** applyDeliveries for one message. */
-    async applyDelivery(
+    applyDelivery(
       consumer: string,
       streamSeq: number,
       change: { eventId: string; delivery: DeliveryUpdate } | null,
     ): Promise<Applied> {
-      const [applied] = await applyOnce(
-        sql,
-        consumer,
-        [{ streamSeq, change }],
-        committed,
-        setDeliveries,
-      );
-      return applied!;
+      return applyOne(consumer, { streamSeq, change }, setDeliveries);
     },
 
     /** The highest stream sequence this consumer applied; 0 when the database has none. */
@@ -132,6 +129,12 @@ export interface Message<C> {
   change: C | null;
 }
 
+/** Writes the changes of the messages not seen before; what it changed, for `committed`. */
+type Write<C> = (
+  tx: Tx,
+  fresh: readonly (C & { streamSeq: number })[],
+) => Promise<ChangedReference[]>;
+
 /**
  * Stream messages in one transaction (one commit for a whole burst): the consumer's
  * position moves to the highest, each event id is recorded (a second delivery, also
@@ -143,7 +146,7 @@ async function applyOnce<C extends { eventId: string }>(
   consumer: string,
   messages: readonly Message<C>[],
   committed: (changed: ChangedReference[]) => void,
-  write: (tx: Tx, fresh: readonly (C & { streamSeq: number })[]) => Promise<ChangedReference[]>,
+  write: Write<C>,
 ): Promise<Applied[]> {
   let changed: ChangedReference[] = [];
   const outcomes = await sql.begin(async (tx): Promise<Applied[]> => {

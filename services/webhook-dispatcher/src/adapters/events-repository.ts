@@ -5,9 +5,8 @@ import type {
   WebhookType,
 } from '@dzpay/contracts';
 import { AppError, type Sql } from '@dzpay/platform';
+import { isUuid } from '../domain/uuid.ts';
 import { dataOf } from '../domain/webhook-body.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface EventRow {
   id: string;
@@ -60,7 +59,7 @@ function encodeCursor(row: { created_at: Date; id: string }): string {
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(at ?? '');
-  if (!id || !UUID.test(id) || Number.isNaN(createdAt.getTime())) {
+  if (!id || !isUuid(id) || Number.isNaN(createdAt.getTime())) {
     throw new AppError('VALIDATION400_BAD_REQUEST', 'cursor is not one this API gave', {
       details: {
         failures: [{ field: 'cursor', message: 'use the nextCursor of a previous page' }],
@@ -100,7 +99,7 @@ export function eventsRepository(sql: Sql) {
 
     /** One event of the merchant's, or null (another merchant's, or not an id at all). */
     async find(scope: MerchantScope, eventId: string): Promise<WebhookEventView | null> {
-      if (!UUID.test(eventId)) return null;
+      if (!isUuid(eventId)) return null;
       const [row] = await sql<EventRow[]>`
         ${sql.unsafe(EVENT_SELECT)}
         where e.id = ${eventId} and e.merchant_id = ${scope.merchantId} and e.mode = ${scope.mode}`;

@@ -6,7 +6,7 @@ import {
   type PartnerHttpClient,
   type WebhookTarget,
 } from '@dzpay/platform';
-import type { ClaimedDelivery } from '../adapters/deliveries-repository.ts';
+import type { ClaimedDelivery } from '../adapters/deliveries/claimed-delivery.ts';
 import {
   excerpt,
   judgeAnswer,

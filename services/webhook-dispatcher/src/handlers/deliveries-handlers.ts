@@ -6,7 +6,8 @@ import {
   type NatsConnection,
   type RpcServer,
 } from '@dzpay/platform';
-import type { DeliveriesRepository } from '../adapters/deliveries-repository.ts';
+import type { DeliveryReplays } from '../adapters/deliveries/replays.ts';
+import type { DeliveryViews } from '../adapters/deliveries/views.ts';
 
 /**
  * The merchant API's view of webhooks, always under the caller's merchant and mode:
@@ -17,19 +18,20 @@ import type { DeliveriesRepository } from '../adapters/deliveries-repository.ts'
 export async function serveDeliveriesHandlers(deps: {
   nats: NatsConnection;
   prefix: string;
-  repository: DeliveriesRepository;
+  views: DeliveryViews;
+  replays: DeliveryReplays;
   /** A replayed delivery is due now: look for it at once rather than at the next tick. */
   replayed: () => void;
   logger: Logger;
 }): Promise<RpcServer[]> {
-  const { nats, prefix, repository, logger } = deps;
+  const { nats, prefix, views, replays, logger } = deps;
   return Promise.all([
     serveRpc(
       nats,
       prefix,
       Rpc.deliveriesOfPayment,
       async ({ merchantId, mode, paymentId }) => ({
-        deliveries: await repository.ofPayment({ merchantId, mode }, paymentId),
+        deliveries: await views.ofPayment({ merchantId, mode }, paymentId),
       }),
       logger,
     ),
@@ -38,7 +40,7 @@ export async function serveDeliveriesHandlers(deps: {
       prefix,
       Rpc.deliveryReplay,
       async ({ merchantId, mode, deliveryId }) => {
-        const view = await repository.replay({ merchantId, mode }, deliveryId);
+        const view = await replays.replay({ merchantId, mode }, deliveryId);
         if (view === null) {
           throw new AppError('WEBHOOK404_DELIVERY_NOT_FOUND', 'no such webhook delivery', {
             details: { deliveryId },

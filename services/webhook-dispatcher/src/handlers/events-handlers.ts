@@ -8,15 +8,18 @@ import {
   type PartnerDirectory,
   type RpcServer,
 } from '@dzpay/platform';
-import type { DeliveriesRepository } from '../adapters/deliveries-repository.ts';
+import type { AttemptOutcomes } from '../adapters/deliveries/attempt-outcomes.ts';
+import type { ClaimedDelivery } from '../adapters/deliveries/claimed-delivery.ts';
+import type { DeliveryClaims } from '../adapters/deliveries/claims.ts';
+import type { DeliveryReplays } from '../adapters/deliveries/replays.ts';
+import type { TestDeliveries } from '../adapters/deliveries/test-deliveries.ts';
 import type { EventsRepository } from '../adapters/events-repository.ts';
 import { testWebhookOf, wants } from '../domain/webhook-body.ts';
 import type { AttemptResult } from '../domain/attempt.ts';
-import type { ClaimedDelivery } from '../adapters/deliveries-repository.ts';
 import { webhookUrlOf } from './attempt.ts';
 
 /**
- * The merchant API's events (issue 14), always under the caller's merchant and mode:
+ * The merchant API's events, always under the caller's merchant and mode:
  * `webhooks.log.list` (the events taken in, newest first), `webhooks.log.replay` (an
  * event delivered again, same id) and `webhooks.test.send` (a `webhook.test` event
  * sent now, its one attempt answered). Resolves once all three are served.
@@ -24,7 +27,10 @@ import { webhookUrlOf } from './attempt.ts';
 export async function serveEventsHandlers(deps: {
   nats: NatsConnection;
   prefix: string;
-  deliveries: DeliveriesRepository;
+  replays: DeliveryReplays;
+  testDeliveries: TestDeliveries;
+  claims: DeliveryClaims;
+  outcomes: AttemptOutcomes;
   events: EventsRepository;
   directory: PartnerDirectory;
   /** One attempt of a delivery, as the scheduler makes it (null: abandoned, shutdown). */
@@ -36,7 +42,7 @@ export async function serveEventsHandlers(deps: {
   clock: () => Date;
   logger: Logger;
 }): Promise<RpcServer[]> {
-  const { nats, prefix, events, deliveries, directory, logger } = deps;
+  const { nats, prefix, events, replays, testDeliveries, directory, logger } = deps;
 
   const notFound = (eventId: string) =>
     new AppError('WEBHOOK404_EVENT_NOT_FOUND', 'no such event', { details: { eventId } });
@@ -45,7 +51,7 @@ export async function serveEventsHandlers(deps: {
     const event = await events.find(scope, eventId);
     if (event === null) throw notFound(eventId);
     if (event.delivery !== null) {
-      await deliveries.replay(scope, event.delivery.id);
+      await replays.replay(scope, event.delivery.id);
     } else {
       // Never delivered: its kind was not wanted when it came. Sent now only if the
       // endpoint wants it now; the merchant changes the kinds first otherwise.
@@ -57,7 +63,7 @@ export async function serveEventsHandlers(deps: {
           { details: { eventId, type: event.type, reason: 'kind not wanted' } },
         );
       }
-      await deliveries.deliverEvent(scope, eventId);
+      await replays.deliverEvent(scope, eventId);
     }
     deps.replayed();
     return (await events.find(scope, eventId))!;
@@ -76,7 +82,7 @@ export async function serveEventsHandlers(deps: {
     }
     const now = deps.clock();
     const eventId = randomUUID();
-    const delivery = await deliveries.createTestDelivery(
+    const delivery = await testDeliveries.create(
       { merchantId: scope.merchantId, mode: scope.mode },
       eventId,
       testWebhookOf(eventId, now),
@@ -85,12 +91,12 @@ export async function serveEventsHandlers(deps: {
     );
     const result = await deps.attempt(delivery);
     if (result === null) {
-      await deliveries.release(delivery);
+      await deps.claims.release(delivery);
       throw new AppError('SERVICE503_UNAVAILABLE', 'the dispatcher is stopping; retry shortly');
     }
     // A test event is tried once: its outcome is final, whatever the partner answered.
     const ok = result.verdict.kind === 'delivered';
-    await deliveries.record(delivery, result, { state: ok ? 'success' : 'fail' });
+    await deps.outcomes.record(delivery, result, { state: ok ? 'success' : 'fail' });
     return {
       eventId,
       url: url.href,

@@ -9,7 +9,7 @@ import {
   type Logger,
   type StreamConsumer,
 } from '@dzpay/platform';
-import type { DeliveriesRepository } from '../adapters/deliveries-repository.ts';
+import type { DeliveryIntake } from '../adapters/deliveries/intake.ts';
 import { wants, webhookOf } from '../domain/webhook-body.ts';
 
 export type Intake = StreamConsumer;
@@ -25,7 +25,7 @@ export type Intake = StreamConsumer;
  */
 export function startPaymentIntake(deps: {
   consumer: Consumer;
-  repository: DeliveriesRepository;
+  deliveries: DeliveryIntake;
   /** Told after each new delivery, so its first attempt goes out at once. */
   enqueued: () => void;
   /** The kinds the merchant's endpoint wants (undefined: no endpoint yet, the defaults). */
@@ -33,7 +33,7 @@ export function startPaymentIntake(deps: {
   logger: Logger;
   retryDelayMs: number;
 }): Intake {
-  const { consumer, repository, logger, retryDelayMs } = deps;
+  const { consumer, deliveries, logger, retryDelayMs } = deps;
 
   // In the trace of the payment outcome (its context came in the message headers).
   const handle = (msg: JsMsg) =>
@@ -57,7 +57,7 @@ export function startPaymentIntake(deps: {
     }
     try {
       const kinds = await deps.wantedKinds(event.data.merchantId, event.data.mode);
-      const outcome = await repository.enqueue(event.data, webhook, wants(kinds, webhook.type));
+      const outcome = await deliveries.enqueue(event.data, webhook, wants(kinds, webhook.type));
       logger.debug({ eventId: event.data.id, outcome }, 'payment outcome enqueued');
       msg.ack();
       if (outcome === 'created') deps.enqueued();

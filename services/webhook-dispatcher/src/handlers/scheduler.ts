@@ -1,9 +1,7 @@
 import { contextOf, inSpan, SpanKind, type Logger } from '@dzpay/platform';
-import {
-  endpointKey,
-  type ClaimedDelivery,
-  type DeliveriesRepository,
-} from '../adapters/deliveries-repository.ts';
+import type { AttemptOutcomes } from '../adapters/deliveries/attempt-outcomes.ts';
+import { endpointKey, type ClaimedDelivery } from '../adapters/deliveries/claimed-delivery.ts';
+import type { DeliveryClaims } from '../adapters/deliveries/claims.ts';
 import type { DeliveryMetrics } from '../adapters/delivery-metrics.ts';
 import type { AttemptResult } from '../domain/attempt.ts';
 import { nextStep } from '../domain/retry.ts';
@@ -28,7 +26,8 @@ const CLAIM_GAP_MS = 5;
  * dispatcher carries on from next_attempt_at.
  */
 export function startScheduler(deps: {
-  repository: DeliveriesRepository;
+  claims: DeliveryClaims;
+  outcomes: AttemptOutcomes;
   attempt: (delivery: ClaimedDelivery, abandon: AbortSignal) => Promise<AttemptResult | null>;
   schedule: readonly number[];
   perEndpoint: number;
@@ -40,7 +39,7 @@ export function startScheduler(deps: {
   clock?: () => Date;
   random?: () => number;
 }): Scheduler {
-  const { repository, logger } = deps;
+  const { claims, outcomes, logger } = deps;
   const clock = deps.clock ?? (() => new Date());
   const random = deps.random ?? Math.random;
   const busy = new Map<string, number>();
@@ -77,7 +76,7 @@ export function startScheduler(deps: {
       freeSlot(key);
     }
     if (result === null) {
-      await repository.release(delivery);
+      await claims.release(delivery);
       return;
     }
     const step = nextStep({
@@ -88,7 +87,7 @@ export function startScheduler(deps: {
       now: clock(),
       random,
     });
-    const recorded = await repository.record(delivery, result, step);
+    const recorded = await outcomes.record(delivery, result, step);
     if (recorded) deps.metrics?.attempted(step.state, result.latencyMs);
     logger.debug(
       { deliveryId: delivery.id, attempt: delivery.attempts + 1, state: step.state, recorded },
@@ -121,7 +120,7 @@ export function startScheduler(deps: {
     try {
       const room = MAX_IN_FLIGHT - inFlight.size;
       if (room > 0) {
-        const claimed = await repository.claimDue({
+        const claimed = await claims.claimDue({
           limit: room,
           perEndpoint: deps.perEndpoint,
           busy: Object.fromEntries(busy),

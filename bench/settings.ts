@@ -1,0 +1,42 @@
+// What `pnpm bench` is told through its environment (docs/benchmarks.md lists every
+// variable), read once.
+
+const env = process.env;
+
+function positiveInt(name: string, fallback: number): number {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+/**
+ * BENCH_ONLY: one scenario alone (redis-down, payments-list), the paths without those
+ * two (paths), or every scenario when unset.
+ */
+function benchOnly(): 'redis-down' | 'payments-list' | 'paths' | undefined {
+  const value = env.BENCH_ONLY;
+  if (value === undefined || value === '') return undefined;
+  if (value === 'redis-down' || value === 'payments-list' || value === 'paths') return value;
+  throw new Error(
+    `BENCH_ONLY must be redis-down, payments-list or paths (or unset for every scenario), not ${value}`,
+  );
+}
+
+export const settings = {
+  seconds: positiveInt('BENCH_SECONDS', 10),
+  warmupSeconds: positiveInt('BENCH_WARMUP_SECONDS', 3),
+  connections: positiveInt('BENCH_CONNECTIONS', 10),
+  qrCodes: positiveInt('BENCH_QR_CODES', 50),
+  statusReferences: positiveInt('BENCH_STATUS_REFERENCES', 40),
+  lagSamples: positiveInt('BENCH_LAG_SAMPLES', 300),
+  lagGapMs: positiveInt('BENCH_LAG_GAP_MS', 5),
+  webhookEvents: positiveInt('BENCH_WEBHOOK_EVENTS', 3_000),
+  webhookWarmup: positiveInt('BENCH_WEBHOOK_WARMUP', 300),
+  webhookConcurrency: positiveInt('BENCH_WEBHOOK_CONCURRENCY', 64),
+  listPayments: positiveInt('BENCH_LIST_PAYMENTS', 1_000_000),
+  only: benchOnly(),
+  burstEvents: positiveInt('BENCH_BURST_EVENTS', 3_000),
+  adminPostgresUrl: env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  natsUrl: env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222',
+  redisUrl: env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+} as const;

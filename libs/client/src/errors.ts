@@ -1,0 +1,28 @@
+import { StandardError, ValidationList, type ErrorCode } from '@dzpay/contracts';
+
+/** An answer of dzpay that is not a success, with its parsed body. */
+export class DzpayError extends Error {
+  readonly status: number;
+  /** The standard envelope's errorCode; undefined for the validation-list and rate-limit shapes. */
+  readonly errorCode: ErrorCode | undefined;
+  /** The parsed StandardError or ValidationList, or the raw body when it is neither. */
+  readonly body: unknown;
+  /** Seconds the server asked to wait (Retry-After), if it did. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(status: number, body: unknown, retryAfter: string | null) {
+    const standard = StandardError.safeParse(body);
+    const list = ValidationList.safeParse(body);
+    const message = standard.success
+      ? standard.data.message
+      : list.success
+        ? list.data.message.join('; ')
+        : `HTTP ${status}`;
+    super(`dzpay answered ${status}: ${message}`);
+    this.name = 'DzpayError';
+    this.status = status;
+    this.errorCode = standard.success ? standard.data.errorCode : undefined;
+    this.body = standard.success ? standard.data : list.success ? list.data : body;
+    this.retryAfterSeconds = retryAfter === null ? undefined : Number(retryAfter);
+  }
+}

@@ -1,0 +1,31 @@
+import type postgres from 'postgres';
+import type { Tx } from './db.ts';
+import { traceCarrier } from './tracing.ts';
+
+/** An event for the outbox: `id` becomes its Nats-Msg-Id, `subject` is unprefixed. */
+interface OutboxEvent {
+  id: string;
+  subject: string;
+  payload: postgres.JSONValue;
+}
+
+/**
+ * Writes events to the outbox inside the caller's transaction, so each exists exactly
+ * when the state change it tells of does; the relay publishes them. Each row keeps the
+ * trace context active now, so the publish, and what consumers do with the event, join
+ * the trace that wrote it. One statement however many events there are; none writes
+ * nothing.
+ */
+export async function writeOutbox(tx: Tx, ...events: OutboxEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const rows = events.map((event) => ({
+    id: event.id,
+    subject: event.subject,
+    payload: event.payload,
+    traceCarrier: traceCarrier(),
+  }));
+  await tx`insert into outbox (id, subject, payload, trace_carrier)
+           select id, subject, payload, "traceCarrier"
+           from jsonb_to_recordset(${tx.json(rows)})
+             as x(id uuid, subject text, payload jsonb, "traceCarrier" jsonb)`;
+}

@@ -1,0 +1,12 @@
+// What the merchant API (gateway) and the merchant dashboard both render and read, so the
+// two show a merchant the same thing: QR images, the payments CSV, the QR amount form.
+
+export {
+  etagMatches,
+  negotiateQrFormat,
+  payerUrlOf,
+  renderQrImage,
+  type QrImageFormat,
+} from './qr-image.ts';
+export { paymentsCsv } from './payments-csv.ts';
+export { parseSetQrConfig, parseUnsetQrConfig, type Parsed } from './qr-request.ts';

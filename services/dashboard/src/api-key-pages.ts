@@ -1,0 +1,124 @@
+import { escapeHtml } from '@dzpay/platform';
+import { type ApiKeyRecord, issueApiKey } from '@dzpay/accounts';
+import { formatDateTime } from './format.ts';
+import { textsOf } from './messages.ts';
+import { DashboardPaths } from './navigation.ts';
+import type { PageContext, PageKit } from './page-kit.ts';
+import type { DashboardDeps } from './settings.ts';
+import { problem } from './problem-pages.ts';
+
+type Form = Record<string, unknown>;
+const LABEL_MAX = 100;
+
+/**
+ * The merchant's API keys of the mode shown: list, issue (the key is shown once, in
+ * the answer to the form, and never stored), revoke after a confirmation page.
+ */
+export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
+  const render = async (context: PageContext, top = '') => {
+    const { escape: e, scope } = context;
+    const t = textsOf(context.language);
+    const keys = await dash.apiKeys.listKeysOf(scope.merchantId, scope.mode);
+    const rows = keys.map((key) => keyRow(key, context)).join('');
+    const table = keys.length
+      ? `<div class="table-wrap"><table class="responsive"><thead><tr>
+<th scope="col">${e(t.prefix)}</th><th scope="col">${e(t.label)}</th><th scope="col">${e(t.created)}</th>
+<th scope="col">${e(t.status)}</th><th scope="col">${e(t.actions)}</th></tr></thead><tbody>${rows}</tbody></table></div>`
+      : `<p>${e(t.noKeys)}</p>`;
+    return context.page(
+      t.keysTitle,
+      `${top}<section class="card" aria-labelledby="keys"><h2 id="keys">${e(t.keysTitle)} · ${e(
+        scope.mode === 'live' ? t.modeLive : t.modeTest,
+      )}</h2><p class="muted">${e(t.keysIntro)}</p>${table}</section>
+<section class="card" aria-labelledby="issue"><h2 id="issue">${e(t.issueKey)}</h2>
+<form class="stack" method="post" action="${DashboardPaths.apiKeys}">${context.csrfField()}
+<div><label for="key-label">${e(t.optionalLabel)}</label><input id="key-label" name="label" type="text" maxlength="${LABEL_MAX}" autocomplete="off"></div>
+<div><button type="submit">${e(t.issueKey)}</button></div></form></section>`,
+    );
+  };
+
+  kit.get(DashboardPaths.apiKeys, (context) => render(context));
+
+  kit.post(DashboardPaths.apiKeys, async (context) => {
+    const { escape: e, scope } = context;
+    const t = textsOf(context.language);
+    const raw = (context.request.body as Form).label;
+    const label = typeof raw === 'string' ? raw.trim() : '';
+    if ([...label].length > LABEL_MAX) {
+      context.reply.code(400);
+      return render(context, `<p class="flash error" role="alert">${e(t.labelTooLong)}</p>`);
+    }
+    const issued = issueApiKey(scope.mode);
+    const stored = await dash.apiKeys.insertKey({
+      merchantId: scope.merchantId,
+      mode: issued.mode,
+      hash: issued.hash,
+      displayPrefix: issued.displayPrefix,
+      label: label || null,
+    });
+    context.request.log.info(
+      { merchantId: scope.merchantId, keyId: stored.id, mode: scope.mode },
+      'API key issued from the dashboard',
+    );
+    return context.page(
+      t.newKeyTitle,
+      `<section class="card"><p role="status"><strong>${e(t.newKeyWarning)}</strong></p>
+<code class="secret" id="new-key">${e(issued.key)}</code>
+<p><a class="button secondary" href="${DashboardPaths.apiKeys}">${e(t.backToKeys)}</a></p></section>`,
+    );
+  });
+
+  kit.get(`${DashboardPaths.apiKeys}/:id/revoke`, async (context) => {
+    const { escape: e, scope } = context;
+    const t = textsOf(context.language);
+    const { id } = context.request.params as { id: string };
+    const key = await dash.apiKeys.findKeyOf(scope.merchantId, scope.mode, id);
+    if (!key || key.revokedAt) return notFound(context);
+    return context.page(
+      t.revokeTitle,
+      `<section class="card"><dl class="fields"><dt>${e(t.prefix)}</dt><dd><code>${e(key.displayPrefix)}</code></dd>
+<dt>${e(t.label)}</dt><dd>${e(key.label ?? '')}</dd></dl>
+<p>${e(t.revokeWarning)}</p>
+<form class="actions" method="post" action="${DashboardPaths.apiKeys}/${e(key.id)}/revoke">${context.csrfField()}
+<button type="submit" class="danger">${e(t.confirmRevoke)}</button>
+<a class="button secondary" href="${DashboardPaths.apiKeys}">${e(t.cancel)}</a></form></section>`,
+    );
+  });
+
+  kit.post(`${DashboardPaths.apiKeys}/:id/revoke`, async (context) => {
+    const { scope } = context;
+    const t = textsOf(context.language);
+    const { id } = context.request.params as { id: string };
+    const revoked = await dash.apiKeys.revokeKeyOf(scope.merchantId, scope.mode, id);
+    if (!revoked) return notFound(context);
+    context.request.log.info(
+      { merchantId: scope.merchantId, keyId: revoked.id, mode: scope.mode },
+      'API key revoked from the dashboard',
+    );
+    await context.flash('ok', t.keyRevoked);
+    await context.reply.redirect(DashboardPaths.apiKeys, 303);
+  });
+}
+
+function keyRow(key: ApiKeyRecord, context: PageContext): string {
+  const e = escapeHtml;
+  const t = textsOf(context.language);
+  const status = key.revokedAt
+    ? `<span class="badge bad">${e(t.revoked)} ${e(formatDateTime(key.revokedAt, context.language))}</span>`
+    : `<span class="badge ok">${e(t.active)}</span>`;
+  const action = key.revokedAt
+    ? ''
+    : `<a href="${DashboardPaths.apiKeys}/${e(key.id)}/revoke">${e(t.revoke)}<span class="sr-only"> ${e(
+        key.displayPrefix,
+      )}</span></a>`;
+  return `<tr><td data-label="${e(t.prefix)}"><code>${e(key.displayPrefix)}</code></td>
+<td data-label="${e(t.label)}">${e(key.label ?? '')}</td>
+<td data-label="${e(t.created)}">${e(formatDateTime(key.createdAt, context.language))}</td>
+<td data-label="${e(t.status)}">${status}</td><td data-label="${e(t.actions)}">${action}</td></tr>`;
+}
+
+/** Another merchant's key, another mode's, or none: the same 404 page. */
+async function notFound(context: PageContext): Promise<void> {
+  const t = textsOf(context.language);
+  await problem(context.request, context.reply, 404, t.notFoundText);
+}

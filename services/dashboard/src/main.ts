@@ -1,0 +1,3 @@
+import { startDashboard } from './service.ts';
+
+await startDashboard(process.env);

@@ -1,0 +1,54 @@
+import { Readable } from 'node:stream';
+import { PAYMENTS_PAGE_MAX, Rpc } from '@dzpay/contracts';
+import { isAppError } from '@dzpay/platform';
+import { DashboardPaths } from '../navigation.ts';
+import type { PageKit } from '../page-kit.ts';
+import type { Ask } from './ask.ts';
+import { paymentsCsv } from '@dzpay/rendering';
+import { filterFormOf, listFilterOf } from './payments-filter.ts';
+import { PaymentsMessages } from './payments-messages.ts';
+import { refusalText } from './refusal.ts';
+
+/**
+ * GET /dashboard/payments/export: the CSV of GET /api/v1/payments/export, with the
+ * list page's filters (its form's fields), streamed a page of payments at a time.
+ */
+export function registerPaymentsExport(kit: PageKit, ask: Ask): void {
+  kit.download(`${DashboardPaths.payments}/export`, async (context) => {
+    const outcome = listFilterOf(filterFormOf(context.request.query));
+    const text = PaymentsMessages[context.language];
+    const plain = (status: number, message: string) =>
+      context.reply.code(status).type('text/plain; charset=utf-8').send(message);
+    if (!outcome.ok) {
+      await plain(400, outcome.problems.map((p) => `${p.field}: ${p.message}`).join('\n'));
+      return;
+    }
+    const page = (cursor?: string) =>
+      ask(Rpc.paymentsList, {
+        ...context.scope,
+        ...outcome.filter,
+        limit: PAYMENTS_PAGE_MAX,
+        ...(cursor ? { cursor } : {}),
+      });
+    let first;
+    try {
+      // Asked before a byte is sent: a refusal is still a readable answer.
+      first = await page();
+    } catch (error) {
+      const status = isAppError(error) && error.code === 'SERVICE503_UNAVAILABLE' ? 503 : 400;
+      await plain(status, refusalText(error, context.language) || text.unavailable);
+      return;
+    }
+    const stream = Readable.from(paymentsCsv(first, (cursor) => page(cursor)));
+    // A failure mid-export can only cut the body short (headers are out): logged here.
+    stream.on('error', (err) => context.request.log.warn({ err }, 'dashboard export cut short'));
+    const day = new Date().toISOString().slice(0, 10);
+    await context.reply
+      .type('text/csv; charset=utf-8')
+      .header(
+        'content-disposition',
+        `attachment; filename="payments-${context.scope.mode}-${day}.csv"`,
+      )
+      .send(stream);
+  });
+}

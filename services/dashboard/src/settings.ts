@@ -1,0 +1,47 @@
+import type { AccountsRepository, ApiKeysTable, DashboardUsers } from '@dzpay/accounts';
+import type { NatsConnection } from '@dzpay/platform';
+import type { DashboardSessions } from './adapters/sessions.ts';
+import type { LoginThrottle } from './adapters/login-throttle-store.ts';
+
+/** The dashboard's settings (config.ts: DASHBOARD_*). */
+export interface DashboardSettings {
+  /** The session cookie's Secure flag: on except in plain-HTTP tests. */
+  cookieSecure: boolean;
+  /** A session left unused this long ends (each request starts the count again). */
+  sessionIdleSeconds: number;
+  /** A session ends this long after sign-in whatever its use. */
+  sessionMaxSeconds: number;
+  /** How long an invitation link stays valid. */
+  inviteHours: number;
+}
+
+export const DEFAULT_DASHBOARD_SETTINGS: DashboardSettings = {
+  cookieSecure: true,
+  sessionIdleSeconds: 2 * 3600,
+  sessionMaxSeconds: 24 * 3600,
+  inviteHours: 72,
+};
+
+/** Everything the dashboard's pages run on (wired in service.ts). */
+export interface DashboardDeps {
+  settings: DashboardSettings;
+  users: DashboardUsers;
+  sessions: DashboardSessions;
+  apiKeys: ApiKeysTable;
+  throttle: LoginThrottle;
+  /** The accounts schema: merchants' terms and webhook settings. */
+  accounts: AccountsRepository;
+  /** The back-end services are asked over NATS, as the gateway asks them. */
+  nats: NatsConnection;
+  natsPrefix: string;
+  serviceTimeoutMs: number;
+  /** Refunds and cancels wait for the card network: payments' longer timeout. */
+  paymentsTimeoutMs: number;
+  /** A receipt waits for payments and the mail server. */
+  receiptsTimeoutMs: number;
+  /** The gateway's public base URL: payers' QR links and invitation links. */
+  publicBaseUrl: string;
+  /** Seals the webhook signing secrets the pages make; absent, none can be made (503). */
+  secretsKey?: Buffer;
+  clock?: () => Date;
+}

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { sameToken, newToken } from '../src/csrf.ts';
+import { chooseLanguage, directionOf, fromAcceptLanguage } from '../src/language.ts';
+import { LOGIN_LIMITS, loginVerdict, normalizeEmail } from '../src/login-throttle.ts';
+import { returnPathOf, safeReturnPath } from '../src/navigation.ts';
+import { cleanEmail, passwordProblem } from '@dzpay/accounts';
+import { relativePath } from '../src/kit.ts';
+import { DashboardMessages } from '../src/messages.ts';
+
+describe('the sign-in throttle', () => {
+  const counts = { account: 0, address: 0, accountTtlSeconds: -2, addressTtlSeconds: -2 };
+
+  it('allows below both limits', () => {
+    expect(loginVerdict({ ...counts, account: 4, address: 19 })).toEqual({ allowed: true });
+  });
+
+  it('refuses an account at 5 failures, with the time its window has left', () => {
+    expect(loginVerdict({ ...counts, account: 5, accountTtlSeconds: 600 })).toEqual({
+      allowed: false,
+      by: 'account',
+      retryAfterSeconds: 600,
+    });
+  });
+
+  it('refuses an address at 20 failures, before looking at the account', () => {
+    expect(
+      loginVerdict({
+        ...counts,
+        account: 9,
+        address: 20,
+        addressTtlSeconds: 42,
+        accountTtlSeconds: 7,
+      }),
+    ).toEqual({ allowed: false, by: 'address', retryAfterSeconds: 42 });
+  });
+
+  it('says the whole window when the counter has no expiry', () => {
+    expect(loginVerdict({ ...counts, account: 6 })).toMatchObject({
+      retryAfterSeconds: LOGIN_LIMITS.windowSeconds,
+    });
+  });
+
+  it('counts an account whatever the case and spaces of its email', () => {
+    expect(normalizeEmail('  Owner@Shop.DZ ')).toBe('owner@shop.dz');
+  });
+});
+
+describe('CSRF tokens', () => {
+  it('accepts the same token only', () => {
+    const token = newToken();
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(sameToken(token, token)).toBe(true);
+    expect(sameToken(token, `${token}x`)).toBe(false);
+    expect(sameToken(token, token.slice(0, -1))).toBe(false);
+    expect(sameToken(token, newToken())).toBe(false);
+  });
+
+  it('refuses a missing, empty or non-string token', () => {
+    const token = newToken();
+    for (const submitted of [undefined, null, '', 42, [token], { token }]) {
+      expect(sameToken(token, submitted)).toBe(false);
+    }
+    expect(sameToken('', '')).toBe(false);
+  });
+});
+
+describe('the page language', () => {
+  it('takes an explicit choice first', () => {
+    expect(chooseLanguage('ar', 'fr-FR,fr;q=0.9')).toBe('ar');
+  });
+
+  it('else the best of ar/fr/en in Accept-Language', () => {
+    expect(fromAcceptLanguage('de-DE,ar-DZ;q=0.8,en;q=0.5')).toBe('ar');
+    expect(fromAcceptLanguage('en;q=0.4, fr;q=0.9')).toBe('fr');
+    expect(fromAcceptLanguage('en-GB')).toBe('en');
+    expect(fromAcceptLanguage('de, es;q=0.5')).toBeNull();
+    expect(fromAcceptLanguage('ar;q=0')).toBeNull();
+  });
+
+  it('falls back to French, and ignores choices that are not languages', () => {
+    expect(chooseLanguage('xx', undefined)).toBe('fr');
+    expect(chooseLanguage(['ar'], 'en')).toBe('en');
+  });
+
+  it('writes Arabic right to left', () => {
+    expect(directionOf('ar')).toBe('rtl');
+    expect(directionOf('fr')).toBe('ltr');
+  });
+
+  it('has every text in every language', () => {
+    const keys = Object.keys(DashboardMessages.en).sort();
+    expect(Object.keys(DashboardMessages.fr).sort()).toEqual(keys);
+    expect(Object.keys(DashboardMessages.ar).sort()).toEqual(keys);
+  });
+});
+
+describe('where forms may send the browser back', () => {
+  it('keeps dashboard paths', () => {
+    expect(safeReturnPath('/dashboard/payments?status=success')).toBe(
+      '/dashboard/payments?status=success',
+    );
+    expect(safeReturnPath('/dashboard')).toBe('/dashboard');
+  });
+
+  it('refuses anything else', () => {
+    for (const path of [
+      'https://evil.example/dashboard',
+      '//evil.example/dashboard',
+      '/dashboard//evil.example',
+      '/dashboard\\..\\x',
+      '/api/v1/payments',
+      '/dashboardx',
+      undefined,
+      42,
+    ]) {
+      expect(safeReturnPath(path)).toBe('/dashboard');
+    }
+  });
+});
+
+describe('passwords and emails', () => {
+  it('wants 12 to 200 characters', () => {
+    expect(passwordProblem('short')).toBe('tooShort');
+    expect(passwordProblem(undefined)).toBe('tooShort');
+    expect(passwordProblem('x'.repeat(12))).toBeNull();
+    expect(passwordProblem('x'.repeat(201))).toBe('tooLong');
+  });
+
+  it('takes plausible emails only, trimmed', () => {
+    expect(cleanEmail(' amina@shop.dz ')).toBe('amina@shop.dz');
+    expect(cleanEmail('amina@shop')).toBeNull();
+    expect(cleanEmail('a b@shop.dz')).toBeNull();
+    expect(cleanEmail('<x>@shop.dz')).toBeNull();
+  });
+});
+
+describe('page paths', () => {
+  it('are registered under the plugin prefix, given with or without it', () => {
+    expect(relativePath('/dashboard/payments')).toBe('/payments');
+    expect(relativePath('/payments/:id')).toBe('/payments/:id');
+    expect(relativePath('/dashboard')).toBe('/');
+    expect(relativePath('qr-codes')).toBe('/qr-codes');
+  });
+});
+
+describe('where the header switches return', () => {
+  it('is the page itself after a GET, query included', () => {
+    expect(returnPathOf('GET', '/dashboard/payments?status=success', undefined)).toBe(
+      '/dashboard/payments?status=success',
+    );
+  });
+
+  it('is the page the form was on after a POST, never another site', () => {
+    expect(
+      returnPathOf('POST', '/dashboard/team/invite', 'https://pay.example/dashboard/team'),
+    ).toBe('/dashboard/team');
+    expect(returnPathOf('POST', '/dashboard/team/invite', undefined)).toBe('/dashboard');
+    expect(returnPathOf('POST', '/dashboard/x', 'https://evil.example/steal')).toBe('/dashboard');
+  });
+});

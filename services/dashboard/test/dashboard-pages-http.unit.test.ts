@@ -1,0 +1,558 @@
+import formbody from '@fastify/formbody';
+import type { Language, PaymentListItem, RpcDefinition } from '@dzpay/contracts';
+import { AppError, escapeHtml } from '@dzpay/platform';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DashboardDeps } from '../src/settings.ts';
+import type { PageContext, PageKit } from '../src/page-kit.ts';
+import type { Ask } from '../src/pages/ask.ts';
+import { registerDataPages } from '../src/pages/index.ts';
+
+/**
+ * The data pages over a stand-in of the dashboard's core (a fixed session, a bare
+ * layout) and of NATS (answers by subject): what each page asks and what it shows.
+ */
+
+const MERCHANT = '0f6f7d1e-2a3b-4c5d-8e9f-a0b1c2d3e4f5';
+const USER = '4c2f7a10-0b1c-4d2e-8f3a-5b6c7d8e9f00';
+const PAYMENT_ID = '7b0c9a52-4f8e-4d7b-9a53-3f1d2c4b5a61';
+
+const payment: PaymentListItem = {
+  id: PAYMENT_ID,
+  reference: 'INV-<42>',
+  amount: 150_050,
+  fees: 50,
+  total: 155_050,
+  currency: 'DZD',
+  language: 'fr',
+  expiresAt: '2026-11-20T10:15:00.000Z',
+  status: 'success',
+  successUrl: null,
+  failureUrl: null,
+  metadata: { order: '42' },
+  orderId: 'ord-1',
+  approvalCode: '123456',
+  maskedPan: '628058******0009',
+  failureReason: null,
+  refundedAmount: 0,
+  pendingRefundAmount: 0,
+  paidAt: '2026-11-20T10:02:00.000Z',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  updatedAt: '2026-11-20T10:02:00.000Z',
+  channel: 'CHECKOUT',
+};
+
+type Handler = (request: Record<string, unknown>) => unknown;
+
+interface Harness {
+  app: FastifyInstance;
+  asked: { subject: string; request: Record<string, unknown> }[];
+  flashes: { kind: string; text: string }[];
+}
+
+let app: FastifyInstance | undefined;
+afterEach(async () => app?.close());
+
+async function harness(language: Language, answers: Record<string, Handler>): Promise<Harness> {
+  app = Fastify();
+  await app.register(formbody);
+  const asked: Harness['asked'] = [];
+  const flashes: Harness['flashes'] = [];
+  const ask: Ask = (definition: RpcDefinition, request) => {
+    asked.push({ subject: definition.subject, request: request as Record<string, unknown> });
+    const answer = answers[definition.subject];
+    // Answered as requestRpc answers: a refusal is a rejected promise.
+    return new Promise((resolve) => {
+      if (!answer)
+        throw new AppError('SERVICE503_UNAVAILABLE', `no answer for ${definition.subject}`);
+      resolve(answer(request as Record<string, unknown>) as never);
+    });
+  };
+  const context = (request: PageContext['request'], reply: PageContext['reply']): PageContext => ({
+    request,
+    reply,
+    session: {
+      id: 's',
+      userId: USER,
+      email: 'owner@example.dz',
+      merchantId: MERCHANT,
+      merchantName: 'Librairie',
+      mode: 'test',
+      language,
+      csrfToken: 'tok',
+    },
+    scope: { merchantId: MERCHANT, mode: 'test' },
+    language,
+    escape: (text) => text,
+    page: (title, body) =>
+      `<html lang="${language}" dir="${language === 'ar' ? 'rtl' : 'ltr'}"><h1>${escapeHtml(title)}</h1>${body}</html>`,
+    csrfField: () => '<input type="hidden" name="_csrf" value="tok">',
+    flash: (kind, text) => {
+      flashes.push({ kind, text });
+      return Promise.resolve();
+    },
+  });
+  const served =
+    (handler: (c: PageContext) => Promise<string | void>) =>
+    async (request: PageContext['request'], reply: PageContext['reply']) => {
+      const html = await handler(context(request, reply));
+      if (typeof html === 'string' && !reply.sent) return reply.type('text/html').send(html);
+      return reply;
+    };
+  const deps = {
+    publicBaseUrl: 'https://pay.example.dz',
+    accounts: {
+      findMerchant: () =>
+        Promise.resolve({
+          id: MERCHANT,
+          name: 'Librairie',
+          receiptEmailsPerHour: 50,
+          minAmount: 5_000,
+          maxAmount: 10_000_000,
+        }),
+    },
+    clock: () => new Date('2026-11-21T12:00:00.000Z'),
+  } as unknown as DashboardDeps;
+  const kit: PageKit = {
+    deps,
+    app,
+    get: (path, handler) => void app!.get(path, served(handler)),
+    post: (path, handler) => void app!.post(path, served(handler)),
+    download: (path, handler) =>
+      void app!.get(
+        path,
+        served(async (c) => void (await handler(c))),
+      ),
+  };
+  registerDataPages(kit, ask);
+  return { app, asked, flashes };
+}
+
+const form = (fields: Record<string, string>) => ({
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  payload: new URLSearchParams(fields).toString(),
+});
+
+describe('the payments list', () => {
+  it('asks payments.list with the filters and the scope, and shows the rows escaped', async () => {
+    const h = await harness('en', {
+      'payments.list': () => ({ payments: [payment], nextCursor: 'NEXT1' }),
+    });
+    const response = await h.app.inject(
+      '/dashboard/payments?status=success&reference=INV-&match=prefix&createdTo=2026-11-30',
+    );
+    expect(response.statusCode).toBe(200);
+    expect(h.asked).toEqual([
+      {
+        subject: 'payments.list',
+        request: {
+          merchantId: MERCHANT,
+          mode: 'test',
+          limit: 25,
+          status: 'success',
+          referencePrefix: 'INV-',
+          createdTo: '2026-12-01T00:00:00.000Z',
+        },
+      },
+    ]);
+    expect(response.body).toContain(`href="/dashboard/payments/${PAYMENT_ID}">INV-&lt;42&gt;</a>`);
+    expect(response.body).toContain('DZD\u00a01,500.50');
+    expect(response.body).toContain('Paid');
+    // The next page keeps the filters; the CSV link has the same ones.
+    expect(response.body).toMatch(
+      /rel="next" href="\/dashboard\/payments\?status=success&amp;reference=INV-&amp;match=prefix&amp;createdTo=2026-11-30&amp;cursor=NEXT1&amp;back=/,
+    );
+    expect(response.body).toContain(
+      'href="/dashboard/payments/export?status=success&amp;reference=INV-&amp;match=prefix&amp;createdTo=2026-11-30"',
+    );
+  });
+
+  it('a filter the API refuses: 400 naming the field in the page language, nothing asked', async () => {
+    const h = await harness('fr', {});
+    const response = await h.app.inject('/dashboard/payments?createdFrom=2026-99-01');
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain('Créé à partir du :');
+    expect(h.asked).toEqual([]);
+  });
+
+  it('the CSV export streams every page with the same filters', async () => {
+    const h = await harness('en', {
+      'payments.list': (request) =>
+        request.cursor
+          ? {
+              payments: [{ ...payment, id: PAYMENT_ID.replace('7b', '8b'), reference: '=SUM(A1)' }],
+              nextCursor: null,
+            }
+          : { payments: [payment], nextCursor: 'C2' },
+    });
+    const response = await h.app.inject('/dashboard/payments/export?channel=CHECKOUT');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const lines = response.body.split('\r\n');
+    expect(lines[0]).toMatch(
+      /^id,created_at,paid_at,reference,channel,status,amount_centimes,amount_dzd/,
+    );
+    expect(lines[1]).toContain(
+      ',INV-<42>,CHECKOUT,success,150050,1500.50,5000,50.00,155050,1550.50,DZD,',
+    );
+    expect(lines[2]).toContain(",'=SUM(A1),");
+    expect(h.asked.map((a) => [a.request.channel, a.request.limit, a.request.cursor])).toEqual([
+      ['CHECKOUT', 100, undefined],
+      ['CHECKOUT', 100, 'C2'],
+    ]);
+  });
+});
+
+describe('a payment', () => {
+  const answers = {
+    'payments.get': (request: Record<string, unknown>) => {
+      if (request.id !== PAYMENT_ID)
+        throw new AppError('PAYMENT_INSTANCE404_NOT_FOUND', 'payment not found');
+      return payment;
+    },
+    'webhooks.log.list': () => ({
+      events: [
+        {
+          id: '11111111-1111-4111-8111-111111111111',
+          type: 'payment.success',
+          createdAt: '2026-11-20T10:02:01.000Z',
+          paymentId: PAYMENT_ID,
+          data: {},
+          delivery: null,
+        },
+      ],
+      nextCursor: null,
+    }),
+    'webhooks.deliveries.list': () => ({
+      deliveries: [
+        {
+          id: '22222222-2222-4222-8222-222222222222',
+          eventId: '11111111-1111-4111-8111-111111111111',
+          eventType: 'payment.success',
+          paymentId: PAYMENT_ID,
+          reference: payment.reference,
+          state: 'fail',
+          attempts: [
+            {
+              number: 1,
+              startedAt: '2026-11-20T10:02:02.000Z',
+              statusCode: 503,
+              latencyMs: 1234,
+              responseExcerpt: null,
+              error: null,
+            },
+          ],
+          nextAttemptAt: null,
+          createdAt: '2026-11-20T10:02:01.000Z',
+          updatedAt: '2026-11-20T10:02:02.000Z',
+        },
+      ],
+    }),
+  };
+
+  it('shows details, timeline, deliveries with attempts and the refund and receipt forms (Arabic, rtl)', async () => {
+    const h = await harness('ar', answers);
+    const response = await h.app.inject(`/dashboard/payments/${PAYMENT_ID}`);
+    expect(response.statusCode).toBe(200);
+    const html = response.body;
+    expect(html).toContain('dir="rtl"');
+    expect(html).toContain('الدفعة INV-&lt;42&gt;');
+    expect(html).toContain('دفعة ناجحة (حدث ويب هوك)');
+    expect(html).toContain('<td data-label="رمز HTTP" class="number">503</td>');
+    expect(html).toContain(
+      `action="/dashboard/payments/${PAYMENT_ID}/deliveries/22222222-2222-4222-8222-222222222222/replay"`,
+    );
+    expect(html).toContain(`action="/dashboard/payments/${PAYMENT_ID}/refund"`);
+    expect(html).toContain(`action="/dashboard/payments/${PAYMENT_ID}/receipt"`);
+    expect(html).not.toContain('/cancel"');
+    expect(html.match(/name="_csrf"/g)).toHaveLength(3);
+    expect(h.asked.find((a) => a.subject === 'webhooks.log.list')?.request).toMatchObject({
+      paymentId: PAYMENT_ID,
+      merchantId: MERCHANT,
+    });
+  });
+
+  it("another merchant's payment (or a made-up id) is a 404 page", async () => {
+    const h = await harness('en', answers);
+    const response = await h.app.inject('/dashboard/payments/00000000-0000-4000-8000-000000000000');
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain('No such payment.');
+  });
+
+  it('the events log down: the page still shows, saying that part is missing', async () => {
+    const rest: Record<string, Handler> = { ...answers };
+    delete rest['webhooks.log.list'];
+    const h = await harness('en', rest);
+    const response = await h.app.inject(`/dashboard/payments/${PAYMENT_ID}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('This part cannot be shown right now');
+    expect(response.body).toContain('Payment created');
+  });
+
+  it('a partial refund in DZD is sent in centimes with an idempotency key, then redirects with a notice', async () => {
+    const h = await harness('fr', {
+      ...answers,
+      'payments.refund': (request) => ({
+        ...payment,
+        refundedAmount: request.amount,
+        refund: { id: PAYMENT_ID, amount: request.amount, status: 'succeeded' },
+      }),
+    });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: `/dashboard/payments/${PAYMENT_ID}/refund`,
+      ...form({ _csrf: 'tok', amount: '500,25', idempotencyKey: 'k-1' }),
+    });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe(`/dashboard/payments/${PAYMENT_ID}`);
+    const refund = h.asked.find((a) => a.subject === 'payments.refund')!.request;
+    expect(refund).toMatchObject({
+      merchantId: MERCHANT,
+      mode: 'test',
+      id: PAYMENT_ID,
+      amount: 50_025,
+    });
+    expect(refund.idempotency).toMatchObject({ key: 'dashboard:k-1' });
+    expect(h.flashes).toEqual([{ kind: 'ok', text: 'Remboursé : 500,25\u00a0DA.' }]);
+  });
+
+  it('a refund the card network has not confirmed yet shows as pending, not as done', async () => {
+    const h = await harness('en', {
+      ...answers,
+      'payments.refund': () => ({
+        ...payment,
+        pendingRefundAmount: 50_000,
+        refund: { id: PAYMENT_ID, amount: 50_000, status: 'pending' },
+      }),
+    });
+    await h.app.inject({
+      method: 'POST',
+      url: `/dashboard/payments/${PAYMENT_ID}/refund`,
+      ...form({ _csrf: 'tok', amount: '500', idempotencyKey: 'k-2' }),
+    });
+    expect(h.flashes).toHaveLength(1);
+    expect(h.flashes[0]!.kind).toBe('ok');
+    expect(h.flashes[0]!.text).toMatch(/^Refund of DZD\u00a0500\.00 asked: /);
+  });
+
+  it('an amount that reads two ways ("1,500") never reaches payments: it is asked again', async () => {
+    const h = await harness('fr', answers);
+    await h.app.inject({
+      method: 'POST',
+      url: `/dashboard/payments/${PAYMENT_ID}/refund`,
+      ...form({ _csrf: 'tok', amount: '1,500' }),
+    });
+    expect(h.asked.filter((a) => a.subject === 'payments.refund')).toHaveLength(0);
+    expect(h.flashes.map((f) => f.kind)).toEqual(['error']);
+    expect(h.flashes[0]!.text).toMatch(/deux façons/);
+  });
+
+  it('refusals: an amount too large never reaches payments; the service refusal is shown translated', async () => {
+    const h = await harness('en', {
+      ...answers,
+      'payments.refund': () => {
+        throw new AppError(
+          'PAYMENT_INSTANCE409_NOT_REFUNDABLE',
+          'only a successful payment can be refunded',
+        );
+      },
+    });
+    await h.app.inject({
+      method: 'POST',
+      url: `/dashboard/payments/${PAYMENT_ID}/refund`,
+      ...form({ amount: '99999' }),
+    });
+    await h.app.inject({
+      method: 'POST',
+      url: `/dashboard/payments/${PAYMENT_ID}/refund`,
+      ...form({ amount: '1,005.5.0' }),
+    });
+    await h.app.inject({
+      method: 'POST',
+      url: `/dashboard/payments/${PAYMENT_ID}/refund`,
+      ...form({ amount: '10' }),
+    });
+    expect(h.asked.filter((a) => a.subject === 'payments.refund')).toHaveLength(1);
+    expect(h.flashes).toEqual([
+      { kind: 'error', text: 'At most DZD\u00a01,550.50 can still be refunded.' },
+      {
+        kind: 'error',
+        text: 'Enter an amount in DZD with at most two decimals, for example 1500.50.',
+      },
+      { kind: 'error', text: 'Only a successful payment can be refunded.' },
+    ]);
+  });
+
+  it('replay, cancel and receipt ask their operation with the scope', async () => {
+    const h = await harness('en', {
+      ...answers,
+      'webhooks.deliveries.replay': () => answers['webhooks.deliveries.list']().deliveries[0],
+      'payments.cancel': () => {
+        throw new AppError('PAYMENT_INSTANCE409_NOT_CANCELLABLE', 'paid');
+      },
+      'receipts.email.send': () => ({ sent: true, language: 'ar' }),
+    });
+    const post = (path: string, fields: Record<string, string> = {}) =>
+      h.app.inject({
+        method: 'POST',
+        url: `/dashboard/payments/${PAYMENT_ID}${path}`,
+        ...form(fields),
+      });
+    await post('/deliveries/22222222-2222-4222-8222-222222222222/replay');
+    await post('/cancel');
+    await post('/receipt', { email: 'payer@example.dz', language: 'ar' });
+    await post('/receipt', { email: 'not an email' });
+    expect(h.asked.find((a) => a.subject === 'webhooks.deliveries.replay')?.request).toEqual({
+      merchantId: MERCHANT,
+      mode: 'test',
+      deliveryId: '22222222-2222-4222-8222-222222222222',
+    });
+    expect(h.asked.find((a) => a.subject === 'receipts.email.send')?.request).toEqual({
+      merchant: {
+        merchantId: MERCHANT,
+        mode: 'test',
+        name: 'Librairie',
+        emailsPerHour: 50,
+        keyId: USER,
+      },
+      paymentId: PAYMENT_ID,
+      email: 'payer@example.dz',
+      language: 'ar',
+    });
+    expect(h.flashes.map((f) => f.text)).toEqual([
+      'The webhook will be sent again.',
+      'This payment can no longer be cancelled: only an unpaid checkout can.',
+      'Receipt sent to payer@example.dz.',
+      'Enter a valid email address.',
+    ]);
+  });
+});
+
+describe('QR codes', () => {
+  const config = {
+    amounts: [150_000, 250_050],
+    expiresAt: null,
+    singleUse: true,
+    version: 3,
+    updatedAt: '2026-11-20T10:00:00.000Z',
+  };
+  const answers = {
+    'qr.codes.list': () => ({
+      codes: [
+        { token: 'QR-1', createdAt: '2026-11-19T10:00:00.000Z', state: 'configured', config },
+      ],
+      nextCursor: null,
+    }),
+    'qr.config.get': (request: Record<string, unknown>) => ({
+      merchantId: request.token === 'QR-1' ? MERCHANT : '99999999-9999-4999-8999-999999999999',
+      mode: 'test',
+      token: request.token,
+      state: 'configured',
+      config,
+    }),
+    'qr.config.set': (request: Record<string, unknown>) => ({ token: request.token, version: 4 }),
+  };
+
+  it('lists the codes with their current amounts', async () => {
+    const h = await harness('fr', answers);
+    const response = await h.app.inject('/dashboard/qr-codes');
+    expect(response.body).toContain('1\u202f500,00\u00a0DA · 2\u202f500,50\u00a0DA');
+    expect(response.body).toContain('href="/dashboard/qr-codes/QR-1"');
+    expect(h.asked[0]!.request).toEqual({ merchantId: MERCHANT, mode: 'test', limit: 20 });
+  });
+
+  it("sets amounts with the API's validation; another merchant's code is 404", async () => {
+    const h = await harness('en', answers);
+    const set = await h.app.inject({
+      method: 'POST',
+      url: '/dashboard/qr-codes/QR-1/set',
+      ...form({ amounts: '1500\n99.5', singleUse: 'on' }),
+    });
+    expect(set.statusCode).toBe(303);
+    expect(h.asked.find((a) => a.subject === 'qr.config.set')?.request).toEqual({
+      merchantId: MERCHANT,
+      mode: 'test',
+      token: 'QR-1',
+      amounts: [150_000, 9_950],
+      expiresAt: null,
+      singleUse: true,
+    });
+    await h.app.inject({
+      method: 'POST',
+      url: '/dashboard/qr-codes/QR-1/set',
+      ...form({ amounts: '1' }),
+    });
+    expect(h.flashes.at(-1)?.kind).toBe('error');
+    expect(h.flashes.at(-1)?.text).toContain('between');
+    const foreign = await h.app.inject('/dashboard/qr-codes/QR-OTHER');
+    expect(foreign.statusCode).toBe(404);
+    const image = await h.app.inject('/dashboard/qr-codes/QR-OTHER/image?format=png');
+    expect(image.statusCode).toBe(404);
+  });
+
+  it('serves the image as PNG or SVG and a print view', async () => {
+    const h = await harness('en', answers);
+    const png = await h.app.inject('/dashboard/qr-codes/QR-1/image?format=png&download=1');
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(png.headers['content-disposition']).toBe('attachment; filename="qr-QR-1.png"');
+    expect(png.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+    const svg = await h.app.inject('/dashboard/qr-codes/QR-1/image');
+    expect(svg.headers['content-type']).toBe('image/svg+xml');
+    const print = await h.app.inject('/dashboard/qr-codes/QR-1/print');
+    expect(print.body).toContain(
+      '<svg role="img" aria-label="QR code leading to https://pay.example.dz/qr/QR-1"',
+    );
+  });
+});
+
+describe('the daily report', () => {
+  it('asks the range (defaults: the last 30 days in Algiers) and shows a table and a chart', async () => {
+    const h = await harness('en', {
+      'payments.report.daily': (request) => ({
+        from: request.from,
+        to: request.to,
+        days: [
+          {
+            date: '2026-11-20',
+            successCount: 2,
+            successAmount: 310_000,
+            refundCount: 0,
+            refundAmount: 0,
+            feeAmount: 10_000,
+            net: 300_000,
+          },
+          {
+            date: '2026-11-21',
+            successCount: 1,
+            successAmount: 155_050,
+            refundCount: 1,
+            refundAmount: 50_000,
+            feeAmount: 5_000,
+            net: 100_050,
+          },
+        ],
+        totals: {
+          successCount: 3,
+          successAmount: 465_050,
+          refundCount: 1,
+          refundAmount: 50_000,
+          feeAmount: 15_000,
+          net: 400_050,
+        },
+      }),
+    });
+    const response = await h.app.inject('/dashboard/report');
+    expect(h.asked[0]!.request).toEqual({
+      merchantId: MERCHANT,
+      mode: 'test',
+      from: '2026-10-23',
+      to: '2026-11-21',
+    });
+    expect(response.body).toContain('role="img"');
+    expect(response.body).toContain('the best day is 20 Nov 2026 (DZD\u00a03,100.00)');
+    expect(response.body).toContain('<td data-label="Net" class="number">DZD\u00a04,000.50</td>');
+    const bad = await h.app.inject('/dashboard/report?from=2026-11-10&to=2026-11-01');
+    expect(bad.statusCode).toBe(400);
+    expect(h.asked).toHaveLength(1);
+  });
+});

@@ -1,0 +1,89 @@
+import { connectRedis, type Redis } from '@dzpay/platform';
+import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginThrottle } from '../src/adapters/login-throttle-store.ts';
+import { dashboardSessions, type SessionRecord } from '../src/adapters/sessions.ts';
+
+// The dashboard's Redis adapters against the real Redis, under this file's own prefix.
+
+let infra: IsolatedInfra;
+let redis: Redis;
+let now = Date.now();
+const clock = () => now;
+
+const record = (userId: string): SessionRecord => ({
+  userId,
+  merchantId: '6f1c1f8e-7b76-4f0e-9d0e-2f7f4d3c2b1a',
+  mode: 'test',
+  language: 'fr',
+  csrfToken: 'token',
+  createdAt: now,
+});
+
+beforeAll(async () => {
+  infra = await isolatedInfra('dashboard-sessions');
+  redis = connectRedis(infra.redisUrl, infra.redisPrefix);
+});
+afterAll(async () => {
+  redis?.disconnect();
+  await infra?.cleanup();
+});
+
+describe('dashboard sessions in Redis', () => {
+  it('stores a session under the hash of its id, with the idle expiry', async () => {
+    const sessions = dashboardSessions(redis, { idleSeconds: 600, maxSeconds: 3600 }, clock);
+    const id = await sessions.create(record('user-a'));
+    expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await sessions.read(id)).toMatchObject({ userId: 'user-a', language: 'fr' });
+    const keys = await redis.keys(`${infra.redisPrefix}dashboard:session:*`);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).not.toContain(id);
+    const ttl = await redis.ttl(keys[0]!.slice(infra.redisPrefix.length));
+    expect(ttl).toBeGreaterThan(590);
+    expect(ttl).toBeLessThanOrEqual(600);
+    expect(await sessions.read('not-a-session-id')).toBeNull();
+    await sessions.destroy(id, 'user-a');
+    expect(await sessions.read(id)).toBeNull();
+  });
+
+  it('ends a session past its maximum age, however recently used', async () => {
+    const sessions = dashboardSessions(redis, { idleSeconds: 600, maxSeconds: 3600 }, clock);
+    const id = await sessions.create(record('user-b'));
+    now += 3_599_000;
+    expect(await sessions.read(id)).not.toBeNull();
+    now += 2_000;
+    expect(await sessions.read(id)).toBeNull();
+  });
+
+  it('keeps changes (language, flash) and ends every session of one user only', async () => {
+    now = Date.now();
+    const sessions = dashboardSessions(redis, { idleSeconds: 600, maxSeconds: 3600 }, clock);
+    const phone = await sessions.create(record('user-c'));
+    const laptop = await sessions.create(record('user-c'));
+    const other = await sessions.create(record('user-d'));
+    const changed = { ...(await sessions.read(phone))!, language: 'ar' as const };
+    await sessions.save(phone, changed);
+    expect((await sessions.read(phone))?.language).toBe('ar');
+    expect(await sessions.destroyAllOf('user-c')).toBe(2);
+    expect(await sessions.read(phone)).toBeNull();
+    expect(await sessions.read(laptop)).toBeNull();
+    expect(await sessions.read(other)).not.toBeNull();
+  });
+});
+
+describe('the sign-in throttle in Redis', () => {
+  it('counts failures per account (any case) and per address, and a success clears the account', async () => {
+    const throttle = loginThrottle(redis, { perAccount: 3, perAddress: 5, windowSeconds: 60 });
+    for (let i = 0; i < 3; i++) await throttle.recordFailure('Amina@Shop.dz', `10.0.0.${i}`);
+    expect(await throttle.check('amina@shop.dz', '10.0.0.9')).toMatchObject({
+      allowed: false,
+      by: 'account',
+    });
+    await throttle.recordSuccess('AMINA@shop.dz');
+    expect(await throttle.check('amina@shop.dz', '10.0.0.9')).toEqual({ allowed: true });
+    for (let i = 0; i < 5; i++) await throttle.recordFailure(`x${i}@shop.dz`, '10.0.0.50');
+    const verdict = await throttle.check('new@shop.dz', '10.0.0.50');
+    expect(verdict).toMatchObject({ allowed: false, by: 'address' });
+    expect(verdict.allowed === false && verdict.retryAfterSeconds).toBeGreaterThan(50);
+  });
+});

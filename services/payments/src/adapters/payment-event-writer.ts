@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+import { paymentEventSubject, type PaymentEventType } from '@dzpay/contracts';
+import { writeOutbox, type Tx } from '@dzpay/platform';
+import { paymentEvent, type PaymentRecord } from '../domain/payment-record.ts';
+
+/**
+ * Writes the event of a payment's new state to the outbox inside the caller's
+ * transaction, with its own id. `refundAmount` (centimes), for `payment.refunded`, goes
+ * beside the payment's data: what this refund gave back, while `refundedAmount` is the
+ * total so far. The webhook dispatcher reads both.
+ */
+export function paymentEventWriter(clock: () => Date) {
+  return async (
+    tx: Tx,
+    type: PaymentEventType,
+    record: PaymentRecord,
+    extra: { refundAmount?: number } = {},
+  ): Promise<void> => {
+    const event = paymentEvent(randomUUID(), type, record, clock());
+    const payload =
+      extra.refundAmount === undefined
+        ? event
+        : { ...event, data: { ...event.data, refundAmount: extra.refundAmount } };
+    await writeOutbox(tx, { id: event.id, subject: paymentEventSubject(type), payload });
+  };
+}

@@ -1,0 +1,242 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardUsers } from '@dzpay/accounts';
+import { userProgram } from '../tools/admin-cli/src/user-commands.ts';
+import { startStack, type Stack } from './support/stack.ts';
+import { createDashboardUser, DashboardAgent, textOf } from './support/dashboard-agent.ts';
+
+// The dashboard's own pages over real HTTP (real Redis, Postgres, payments): the CLI's
+// first user, invitations, API keys, and that one merchant's users never reach
+// another's data.
+
+let stack: Stack;
+type Merchant = Awaited<ReturnType<Stack['merchant']>>;
+let shopA: Merchant;
+let shopB: Merchant;
+const password = 'correct horse battery staple';
+
+const agent = () => new DashboardAgent(stack.dashboard!.url, { 'accept-language': 'en' });
+
+async function signedIn(merchant: Merchant, email: string): Promise<DashboardAgent> {
+  await createDashboardUser(stack, merchant.id, email, password);
+  const browser = agent();
+  expect((await browser.login(email, password)).status).toBe(303);
+  return browser;
+}
+
+beforeAll(async () => {
+  stack = await startStack('dashboard-pages', {}, { withPayments: true, withDashboard: true });
+  shopA = await stack.merchant('Épicerie Oran');
+  shopB = await stack.merchant('Pharmacie Annaba');
+}, 90_000);
+afterAll(() => stack?.stop());
+
+describe('the user command line', () => {
+  async function run(args: string[], password?: string) {
+    const lines: string[] = [];
+    const program = userProgram({
+      users: () => Promise.resolve(dashboardUsers(stack.dashboard!.runtime.sql)),
+      password: () => password,
+      print: (text) => lines.push(text),
+    });
+    program.configureOutput({ writeErr: (text) => lines.push(text), writeOut: () => {} });
+    const outcome = await program
+      .parseAsync(['node', 'dzpay', ...args])
+      .then(() => 'ok')
+      .catch(() => 'failed');
+    return { outcome, output: lines.join('\n') };
+  }
+
+  it('creates the first user from DZPAY_USER_PASSWORD, who can then sign in', async () => {
+    const made = await run(['user', 'create', shopA.id, 'first@oran.example'], password);
+    expect(made.outcome).toBe('ok');
+    expect(made.output).toContain('first@oran.example');
+    expect((await agent().login('first@oran.example', password)).status).toBe(303);
+    const listed = await run(['--json', 'user', 'list', shopA.id]);
+    expect(JSON.parse(listed.output)).toEqual([
+      expect.objectContaining({ email: 'first@oran.example', disabledAt: null }),
+    ]);
+  });
+
+  it('refuses a short or missing password, a taken email and an unknown merchant', async () => {
+    expect((await run(['user', 'create', shopA.id, 'x@oran.example'])).output).toContain(
+      'DZPAY_USER_PASSWORD',
+    );
+    expect((await run(['user', 'create', shopA.id, 'x@oran.example'], 'short')).output).toContain(
+      'at least 12',
+    );
+    expect(
+      (await run(['user', 'create', shopB.id, 'FIRST@oran.example'], password)).output,
+    ).toContain('already has a dashboard user');
+    const unknown = await run(
+      ['user', 'create', '00000000-0000-4000-8000-000000000000', 'y@oran.example'],
+      password,
+    );
+    expect(unknown.outcome).toBe('failed');
+    expect(unknown.output).toContain('no merchant');
+  });
+
+  it('disables a user: their open session ends at once, and they cannot sign in', async () => {
+    const browser = await signedIn(shopA, 'leaving@oran.example');
+    expect((await browser.get('/dashboard/team')).status).toBe(200);
+    expect((await run(['user', 'disable', 'leaving@oran.example'])).outcome).toBe('ok');
+    expect((await browser.get('/dashboard/team')).status).toBe(303);
+    expect((await agent().login('leaving@oran.example', password)).status).toBe(401);
+  });
+});
+
+describe('invitations', () => {
+  it('makes a one-time link that lets the invitee choose a password and sign in', async () => {
+    const owner = await signedIn(shopA, 'owner@oran.example');
+    await owner.get('/dashboard/team');
+    const invited = await owner.post('/dashboard/team/invite', { email: 'Nadia@oran.example' });
+    expect(invited.status).toBe(200);
+    const link = textOf(invited.html, 'invite-link')!;
+    expect(link).toMatch(new RegExp(`^${stack.gateway.url}/dashboard/invite/[A-Za-z0-9_-]{43}$`));
+    const path = link.slice(stack.gateway.url.length);
+
+    const invitee = agent();
+    const form = await invitee.get(path);
+    expect(form.status).toBe(200);
+    expect(form.html).toContain('Épicerie Oran');
+    expect(form.html).toContain('Nadia@oran.example');
+    expect((await invitee.post(path, { password: 'too short' })).status).toBe(400);
+    const accepted = await invitee.post(path, { password: 'a long enough passphrase' });
+    expect(accepted.status).toBe(303);
+    expect(accepted.location).toContain('/dashboard/login?joined=1');
+
+    // The link worked once.
+    expect((await agent().get(path)).status).toBe(404);
+    const again = agent();
+    await again.get(`${path}?lang=en`);
+    expect((await again.post(path, { password: 'another long passphrase' })).status).toBe(404);
+
+    const nadia = agent();
+    expect((await nadia.login('nadia@oran.example', 'a long enough passphrase')).status).toBe(303);
+    const team = await nadia.get('/dashboard/team');
+    expect(team.html).toContain('Épicerie Oran');
+    expect(team.html).toContain('owner@oran.example');
+  });
+
+  it('refuses an invitation for an email that already has an account, or no email', async () => {
+    const owner = await signedIn(shopA, 'owner2@oran.example');
+    await owner.get('/dashboard/team');
+    const taken = await owner.post('/dashboard/team/invite', { email: 'OWNER@oran.example' });
+    expect(taken.status).toBe(409);
+    expect(taken.html).toContain('This email already has an account.');
+    const bad = await owner.post('/dashboard/team/invite', { email: 'not an email' });
+    expect(bad.status).toBe(400);
+    expect(bad.html).not.toContain('invite-link');
+  });
+
+  it('answers 404 for a made-up invitation', async () => {
+    const page = await agent().get(`/dashboard/invite/${'A'.repeat(43)}`);
+    expect(page.status).toBe(404);
+    expect(page.html).toContain('invalid, already used or expired');
+  });
+});
+
+describe('API keys', () => {
+  it('issues a key shown once that works on the API, and revokes it after confirming', async () => {
+    const browser = await signedIn(shopA, 'keys@oran.example');
+    await browser.get('/dashboard/api-keys');
+    const issued = await browser.post('/dashboard/api-keys', { label: 'Caisse 2' });
+    expect(issued.status).toBe(200);
+    const key = textOf(issued.html, 'new-key')!;
+    expect(key).toMatch(/^pk_test_[A-Za-z0-9_-]{43}$/);
+
+    const works = await stack.get('/api/v1/payments?limit=1', { 'x-api-key': key });
+    expect(works.status).toBe(200);
+
+    const list = await browser.get('/dashboard/api-keys');
+    expect(list.html).toContain('Caisse 2');
+    expect(list.html).toContain(key.slice(0, 12));
+    expect(list.html).not.toContain(key);
+    const revokeLink = new RegExp(
+      `href="(/dashboard/api-keys/[0-9a-f-]{36}/revoke)">Revoke<span class="sr-only"> ${key.slice(0, 12)}`,
+    ).exec(list.html)![1]!;
+    const confirm = await browser.get(revokeLink);
+    expect(confirm.status).toBe(200);
+    expect(confirm.html).toContain('Revoke this key?');
+    const revoked = await browser.post(revokeLink, {});
+    expect(revoked.status).toBe(303);
+    const after = await browser.get('/dashboard/api-keys');
+    expect(after.html).toContain('The key was revoked.');
+
+    // Every gateway forgets the key's owner through the accounts trigger: 401 soon.
+    await expect
+      .poll(
+        async () => (await stack.get('/api/v1/payments?limit=1', { 'x-api-key': key })).status,
+        {
+          timeout: 5_000,
+        },
+      )
+      .toBe(401);
+    // The merchant's other keys still work.
+    expect(
+      (await stack.get('/api/v1/payments?limit=1', { 'x-api-key': shopA.testKey })).status,
+    ).toBe(200);
+  });
+
+  it('refuses a label longer than 100 characters', async () => {
+    const browser = await signedIn(shopA, 'label@oran.example');
+    await browser.get('/dashboard/api-keys');
+    const refused = await browser.post('/dashboard/api-keys', { label: 'x'.repeat(101) });
+    expect(refused.status).toBe(400);
+    expect(refused.html).not.toContain('new-key');
+  });
+});
+
+describe('one merchant never reaches another', () => {
+  it("answers 404 for another merchant's key, and leaves it working", async () => {
+    const browser = await signedIn(shopA, 'curious@oran.example');
+    const [bTestKeyId] = shopB.keyIds;
+    expect((await browser.get(`/dashboard/api-keys/${bTestKeyId}/revoke`)).status).toBe(404);
+    await browser.get('/dashboard/api-keys');
+    const post = await browser.post(`/dashboard/api-keys/${bTestKeyId}/revoke`, {});
+    expect(post.status).toBe(404);
+    expect((await browser.get(`/dashboard/api-keys/not-a-uuid/revoke`)).status).toBe(404);
+    expect(
+      (await stack.get('/api/v1/payments?limit=1', { 'x-api-key': shopB.testKey })).status,
+    ).toBe(200);
+    const list = await browser.get('/dashboard/api-keys');
+    expect(list.html).not.toContain(shopB.testKey.slice(0, 12));
+  });
+
+  it("answers 404 for another merchant's payment, and lists only its own", async () => {
+    const reference = `B-${Date.now()}`;
+    const registered = await stack.post(
+      '/api/v1/payments',
+      {
+        amount: 250_000,
+        currency: 'DZD',
+        reference,
+        successUrl: 'https://shop.example/ok',
+        failureUrl: 'https://shop.example/ko',
+      },
+      { 'x-api-key': shopB.testKey },
+    );
+    expect(registered.status).toBe(201);
+    const paymentId = ((await registered.json()) as { data: { id: string } }).data.id;
+
+    const intruder = await signedIn(shopA, 'intruder@oran.example');
+    const page = await intruder.get(`/dashboard/payments/${paymentId}`);
+    expect(page.status).toBe(404);
+    expect(page.html).not.toContain(reference);
+    const list = await intruder.get('/dashboard/payments');
+    expect(list.status).toBe(200);
+    expect(list.html).not.toContain(paymentId);
+
+    const owner = await signedIn(shopB, 'owner@annaba.example');
+    const own = await owner.get(`/dashboard/payments/${paymentId}`);
+    expect(own.status).toBe(200);
+    expect(own.html).toContain(reference);
+  });
+
+  it("lists only the merchant's own team", async () => {
+    await createDashboardUser(stack, shopB.id, 'secret-colleague@annaba.example', password);
+    const browser = await signedIn(shopA, 'team-a@oran.example');
+    const team = await browser.get('/dashboard/team');
+    expect(team.html).toContain('team-a@oran.example');
+    expect(team.html).not.toContain('annaba.example');
+  });
+});
