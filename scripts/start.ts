@@ -10,7 +10,7 @@
 // under .dzpay-nats/. Ctrl-C stops the services gracefully, the gateway first, then NATS.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createConnection } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,8 @@ const path = (relative: string) => fileURLToPath(new URL(relative, root));
 const DEMO_FILE = process.env.DEMO_FILE ?? path('.dzpay-demo.json');
 /** The front door: everything public (the API, payer pages, /dashboard) is reached here. */
 const HTTP_PORT = process.env.HTTP_PORT ?? '8080';
+/** This machine only, unless HTTP_HOST opens the front door (0.0.0.0) to the network. */
+const HTTP_HOST = process.env.HTTP_HOST ?? '127.0.0.1';
 /** Behind the front door, on this machine only: the gateway's and the dashboard's ports. */
 const GATEWAY_HTTP_PORT = process.env.GATEWAY_HTTP_PORT ?? '8082';
 const DASHBOARD_HTTP_PORT = process.env.DASHBOARD_HTTP_PORT ?? '8081';
@@ -91,6 +93,10 @@ const links = {
 /** What every process gets on top of this shell's environment: the ports chosen above. */
 const serviceEnv = {
   SANDBOX_PORT,
+  // Nothing listens beyond this machine unless asked (HTTP_HOST): the sandbox refunds on
+  // request and the ops ports' /metrics answer anyone.
+  SANDBOX_HOST: '127.0.0.1',
+  OPS_HOST: '127.0.0.1',
   SANDBOX_PUBLIC_URL: process.env.SANDBOX_PUBLIC_URL ?? `http://localhost:${SANDBOX_PORT}`,
 };
 
@@ -121,7 +127,7 @@ for (const service of SERVICES) {
   );
 }
 entrance.door = await startFrontDoor({
-  host: '0.0.0.0',
+  host: HTTP_HOST,
   port: Number(HTTP_PORT),
   gatewayUrl: `http://127.0.0.1:${GATEWAY_HTTP_PORT}`,
   dashboardUrl: `http://127.0.0.1:${DASHBOARD_HTTP_PORT}`,
@@ -174,13 +180,15 @@ async function localMailCatcher(): Promise<string> {
     socket.unref();
   });
   if (listening) return `the mail server on 127.0.0.1:${SMTP_PORT}`;
-  await mkdir(MAIL_DIR, { recursive: true });
+  await privateDir(MAIL_DIR);
   const catcher = await startMailCatcher({
     port: Number(SMTP_PORT),
     onMessage: (message) => {
       const file = `${MAIL_DIR}${Date.now()}.html`;
       const html = typeof message.html === 'string' ? message.html : '';
-      void writeFile(file, html).then(() => console.log(`receipt email saved: ${file}`));
+      void writeFile(file, html, { mode: 0o600 }).then(() =>
+        console.log(`receipt email saved: ${file}`),
+      );
     },
   });
   process.once('exit', () => void catcher.close());
@@ -264,7 +272,8 @@ function cli<T>(...args: string[]): Promise<T> {
  * the last run are kept (users.json), the permissions regenerated from the code each start.
  */
 async function securedNats(): Promise<{ nats: LocalNatsServer; users: LocalNatsUsers }> {
-  await mkdir(join(NATS_DIR, 'store'), { recursive: true });
+  await privateDir(NATS_DIR);
+  await mkdir(join(NATS_DIR, 'store'), { recursive: true, mode: 0o700 });
   // Whatever lands here stays out of git, without an entry in the repository's .gitignore.
   await writeFile(join(NATS_DIR, '.gitignore'), '*\n');
   const usersFile = join(NATS_DIR, 'users.json');
@@ -293,4 +302,13 @@ async function securedNats(): Promise<{ nats: LocalNatsServer; users: LocalNatsU
     { mode: 0o600 },
   );
   return { nats, users };
+}
+
+/**
+ * A folder of this run's secrets and mail (passwords, receipts with payers' emails),
+ * readable by its owner only, also when an older run made it open.
+ */
+async function privateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
 }

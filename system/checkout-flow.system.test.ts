@@ -129,6 +129,7 @@ describe('paying a hosted checkout', () => {
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toContain('text/html');
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
   });
 
   it('the checkout page is served with a strict CSP, in the payment language, RTL in Arabic', async () => {
@@ -137,6 +138,10 @@ describe('paying a hosted checkout', () => {
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).toContain("default-src 'none'");
     expect(csp).toMatch(/script-src 'nonce-/);
+    // No site may frame the payer's page (clickjacking): the CSP says so to browsers that
+    // read frame-ancestors, X-Frame-Options to those that do not.
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
     const html = await page.text();
     expect(html).toContain('dir="rtl"');
     expect(html).toContain('lang="ar"');

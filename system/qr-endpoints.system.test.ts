@@ -425,11 +425,20 @@ describe('401 AUTH401_UNAUTHORIZED_ACCESS', () => {
     await expect
       .poll(statusOf('/set-qr-config', ok, inactive.testKey), { timeout: 2_000 })
       .toBe(401);
-    await expectStandard(
+    const refused = await expectStandard(
       await stack.post('/set-qr-config', ok, auth(inactive.testKey)),
       401,
       'AUTH401_UNAUTHORIZED_ACCESS',
     );
+    // Word for word what a made-up key gets: the answer must not confirm that a key is
+    // real (only the status endpoint tells an inactive merchant apart, as the spec's 403).
+    const unknown = await expectStandard(
+      await stack.post('/set-qr-config', ok, auth(`pk_test_${'Z'.repeat(43)}`)),
+      401,
+      'AUTH401_UNAUTHORIZED_ACCESS',
+    );
+    expect(refused.message).toBe(unknown.message);
+    expect(refused.details).toEqual(unknown.details);
     await accounts.setMerchantActive(inactive.id, true);
     await expect
       .poll(statusOf('/set-qr-config', ok, inactive.testKey), { timeout: 2_000 })

@@ -78,6 +78,13 @@ describe('pnpm start', () => {
       await expect(connect({ servers: natsUrl, reconnect: false })).rejects.toThrow(
         /authorization/i,
       );
+      // Nothing listens beyond this machine: the front door, the sandbox (which refunds on
+      // request) and the ops ports (/metrics for anyone) are on loopback only.
+      for (const port of [http, sandbox, ...ops.slice(0, 7)]) {
+        expect(await listeningAddresses(Number(port)), `port ${port}`).toEqual(['127.0.0.1']);
+      }
+      // The passwords' folder is its owner's alone.
+      expect((await stat(natsDir)).mode & 0o077).toBe(0);
       const users = JSON.parse(await readFile(join(natsDir, 'users.json'), 'utf8')) as object;
       expect(Object.keys(users).sort()).toEqual([...SERVICES, 'admin', 'cli'].sort());
       expect((await stat(join(natsDir, 'users.json'))).mode & 0o077).toBe(0);
@@ -107,3 +114,29 @@ describe('pnpm start', () => {
     }
   }, 120_000);
 });
+
+/** The local addresses a TCP port is listened on, from the kernel's tables (IPv4 and IPv6). */
+async function listeningAddresses(port: number): Promise<string[]> {
+  const found = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const text = await readFile(table, 'utf8').catch(() => '');
+    for (const line of text.split('\n').slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (!local || state !== '0A') continue; // 0A: LISTEN
+      const [hex = '', portHex = ''] = local.split(':');
+      if (parseInt(portHex, 16) !== port) continue;
+      found.add(addressOf(hex));
+    }
+  }
+  return [...found].sort();
+}
+
+/** /proc/net/tcp's hex address: IPv4 in host byte order (little-endian here), or IPv6. */
+function addressOf(hex: string): string {
+  if (hex.length === 8) {
+    return [3, 2, 1, 0].map((i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16)).join('.');
+  }
+  if (/^0{32}$/.test(hex)) return '::';
+  if (hex === '00000000000000000000000001000000') return '::1';
+  return hex;
+}

@@ -4,6 +4,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Merchant, hashApiKey, modeOfApiKey, sameHash } from '@dzpay/accounts';
 import type { KeyOwnerLookup } from '../adapters/key-owner-cache.ts';
 
+/** The one message of every refused key, whatever the reason. */
+const INVALID_KEY = 'missing or invalid API key';
+
 export interface AuthOutcome {
   scope: MerchantScope;
   merchant: Merchant;
@@ -30,7 +33,7 @@ export async function authenticate(
 ): Promise<AuthOutcome> {
   const values = request.raw.headersDistinct['x-api-key'];
   const key = values?.length === 1 ? values[0]!.trim() : '';
-  const deny = () => new AppError(unauthorized, 'missing or invalid API key');
+  const deny = () => new AppError(unauthorized, INVALID_KEY);
   if (!modeOfApiKey(key)) throw deny();
 
   const hash = hashApiKey(key);
@@ -54,14 +57,17 @@ export async function authenticate(
  * runs after the rate limiter (onRequest), so key guessing is limited too, and before
  * the body is parsed, so a caller without a valid key gets its 401 even when its body
  * is malformed. The QR and payments APIs know no 403: an inactive merchant's key no
- * longer grants access (401).
+ * longer grants access, with the very 401 a made-up key gets, so the answer never
+ * confirms that a leaked or guessed key is real. (The status endpoint's 403 is the
+ * spec's own rule: status-routes.ts.)
  */
 export function requireApiKey(app: FastifyInstance, keys: KeyOwnerLookup) {
   if (!app.hasRequestDecorator('auth')) app.decorateRequest('auth', null);
   return async (request: FastifyRequest): Promise<void> => {
     const outcome = await authenticate(request, keys, 'AUTH401_UNAUTHORIZED_ACCESS');
     if (!outcome.merchant.active) {
-      throw new AppError('AUTH401_UNAUTHORIZED_ACCESS', 'merchant account is not active');
+      request.log.info({ merchantId: outcome.merchant.id }, 'key of an inactive merchant refused');
+      throw new AppError('AUTH401_UNAUTHORIZED_ACCESS', INVALID_KEY);
     }
     request.auth = outcome;
   };

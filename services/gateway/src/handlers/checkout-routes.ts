@@ -120,6 +120,8 @@ export function sendPage(reply: FastifyReply, page: Page, status = 200): Fastify
   return reply
     .code(status)
     .header('content-security-policy', page.csp)
+    // frame-ancestors 'none' (in the CSP) for browsers that read it, this for the others.
+    .header('x-frame-options', 'DENY')
     .header('cache-control', 'no-store')
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
