@@ -272,6 +272,71 @@ describe('POST /api/v1/payments', () => {
   });
 });
 
+describe('return URLs of a live payment', () => {
+  // A live payer is a real person: sent back only over TLS, to a host on the internet.
+  it.each([
+    ['an http successUrl', { successUrl: 'http://shop.example/ok' }, 'successUrl'],
+    ['a localhost successUrl', { successUrl: 'https://localhost:3000/ok' }, 'successUrl'],
+    ['a name under localhost', { failureUrl: 'https://shop.localhost/ko' }, 'failureUrl'],
+    ['a loopback IPv4 failureUrl', { failureUrl: 'https://127.0.0.1:8443/ko' }, 'failureUrl'],
+    ['loopback written as 0x7f.1', { successUrl: 'https://0x7f.1/ok' }, 'successUrl'],
+    ['the IPv6 loopback', { successUrl: 'https://[::1]/ok' }, 'successUrl'],
+    ['a private address', { successUrl: 'https://10.0.0.5/ok' }, 'successUrl'],
+    ['cloud metadata', { failureUrl: 'https://169.254.169.254/latest' }, 'failureUrl'],
+    ['a single-label name', { successUrl: 'https://intranet/ok' }, 'successUrl'],
+    ['a user and password', { successUrl: 'https://shop:secret@shop.example/ok' }, 'successUrl'],
+  ])('are refused with a live key: %s', async (_case, overrides, field) => {
+    const sent = body(overrides);
+    const error = await expectError(
+      await register(sent, merchant.liveKey),
+      400,
+      'VALIDATION400_BAD_REQUEST',
+    );
+    const failures = (error.details as { failures: { field: string; message: string }[] }).failures;
+    expect(failures).toEqual([{ field, message: expect.stringContaining(field) as string }]);
+    // Refused before payments: the reference is not used up.
+    const db = postgres(stack.infra.databaseUrl, { max: 1 });
+    const rows = await db`select 1 from payments.payments where reference = ${sent.reference}`;
+    await db.end();
+    expect(rows).toHaveLength(0);
+  });
+
+  it('lists both URLs when both are refused', async () => {
+    const error = await expectError(
+      await register(
+        body({ successUrl: 'http://localhost/ok', failureUrl: 'https://192.168.1.10/ko' }),
+        merchant.liveKey,
+      ),
+      400,
+      'VALIDATION400_BAD_REQUEST',
+    );
+    const fields = (error.details as { failures: { field: string }[] }).failures.map(
+      (f) => f.field,
+    );
+    expect(fields.sort()).toEqual(['failureUrl', 'successUrl']);
+  });
+
+  it('lets https URLs on public hosts through with a live key', async () => {
+    // No live card network is configured here: passing validation means reaching it (502).
+    await expectError(
+      await register(
+        body({ successUrl: 'https://shop.example.dz/ok?cart=7', failureUrl: 'https://8.8.8.8/ko' }),
+        merchant.liveKey,
+      ),
+      502,
+      'CARDNET502_REGISTRATION_FAILED',
+    );
+  });
+
+  it('still accepts http and localhost with a test key: developers test on their machines', async () => {
+    const response = await register(
+      body({ successUrl: 'http://localhost:3000/ok', failureUrl: 'http://127.0.0.1:3000/ko' }),
+      merchant.testKey,
+    );
+    expect(response.status).toBe(201);
+  });
+});
+
 describe('Idempotency-Key', () => {
   it('replays the first answer for the same key and body', async () => {
     const sent = body();

@@ -184,6 +184,29 @@ describe('GET /api/v1/payments/export', () => {
     expect(parseCsv(text)).toHaveLength(1 + listed.filter((p) => p.status === 'created').length);
   });
 
+  it("writes the spreadsheet dialect an accountant's French or Arabic Excel opens", async () => {
+    const response = await stack.get('/api/v1/payments/export?dialect=spreadsheet', {
+      'x-api-key': merchant.testKey,
+    });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    // The UTF-8 byte-order mark first (a fetch's text() drops it; Excel reads by it).
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = await stack.client(merchant.testKey).exportPayments({ dialect: 'spreadsheet' });
+    expect(text.startsWith('id;created_at;paid_at;')).toBe(true);
+    const listed = (await stack.client(merchant.testKey).listPayments()).payments;
+    const first = text.split('\r\n')[1]!;
+    expect(first.startsWith(`${listed[0]!.id};`)).toBe(true);
+    expect(first).toMatch(/;\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+01:00;/);
+    expect(first).toMatch(/;\d+,\d\d;/);
+    const bad = await stack.get('/api/v1/payments/export?dialect=excel', {
+      'x-api-key': merchant.testKey,
+    });
+    expect(bad.status).toBe(400);
+    expect(StandardError.parse(await bad.json()).details?.failures).toEqual([
+      expect.objectContaining({ field: 'dialect' }),
+    ]);
+  });
+
   it('answers a bad filter with 400 in JSON before any CSV', async () => {
     const response = await stack.get('/api/v1/payments/export?status=nope', {
       'x-api-key': merchant.testKey,

@@ -6,7 +6,7 @@ import {
   RegisterPaymentResponse,
   StatusResponse,
   type EmailReceiptBody,
-  type PaymentsFilterQuery,
+  type PaymentsExportQuery,
   type PaymentsListQuery,
   type PaymentsPage,
   type PaymentsRefundReply,
@@ -61,8 +61,11 @@ export function paymentsMethods(transport: ClientTransport) {
       });
       return answer.data;
     },
-    /** GET /api/v1/payments/export: every payment the filters match, as CSV text. */
-    async exportPayments(filters: PaymentsFilterQuery = {}): Promise<string> {
+    /**
+     * GET /api/v1/payments/export: every payment the filters match, as CSV text;
+     * `dialect: 'spreadsheet'` for an accountant's Excel in French or Arabic.
+     */
+    async exportPayments(filters: PaymentsExportQuery = {}): Promise<string> {
       const response = await raw('GET', `/api/v1/payments/export${query(filters)}`);
       return response.text();
     },

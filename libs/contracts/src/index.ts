@@ -59,6 +59,8 @@ export {
   PaymentListItem,
   PAYMENTS_PAGE_DEFAULT,
   PAYMENTS_PAGE_MAX,
+  CsvDialect,
+  PaymentsExportQuery,
   PaymentsFilterQuery,
   PaymentsListQuery,
   PaymentsListRequest,

@@ -74,6 +74,7 @@ export {
   type PartnerHttpClient,
 } from './partner/partner-http.ts';
 export { apiUrlProblem, partnerUrl } from './partner/partner-url.ts';
+export { isPublicAddress } from './partner/address-guard.ts';
 export { PartnerTargetsEnv } from './partner/settings.ts';
 
 // Public HTTP services: HTML text escaped for their pages, their requests measured.

@@ -6,6 +6,8 @@ import { filterFormOf, listFilterOf } from '../src/pages/payments-filter.ts';
 import { parseQrForm } from '../src/pages/qr-form.ts';
 import { parseRefundAmount } from '../src/pages/refund-amount.ts';
 import { barChartSvg } from '../src/pages/report-chart.ts';
+import { dateTime } from '../src/pages/format.ts';
+import { formatDateTime } from '../src/format.ts';
 
 describe('the report chart (SVG drawn on the server)', () => {
   const bars = [
@@ -250,5 +252,17 @@ describe('the QR code form', () => {
     expect(ambiguous).toEqual({ ok: false, problems: [expect.stringMatching(/deux façons/)] });
     const grouped = parseQrForm('QR-1', { amounts: '1.500,50' }, now, range, 'fr');
     expect(grouped).toMatchObject({ ok: true, command: { amounts: [150_050] } });
+  });
+});
+
+describe('dates and times on every page', () => {
+  it('use a 24-hour clock in Algiers time in every language, the same on every page', () => {
+    const at = '2026-11-20T11:39:00.000Z'; // 12:39 in Algiers
+    for (const language of ['fr', 'ar', 'en'] as const) {
+      const text = dateTime(at, language);
+      expect(text, language).toContain('12:39');
+      expect(text, language).not.toMatch(/PM|AM|م|ص/);
+      expect(text, language).toBe(formatDateTime(new Date(at), language));
+    }
   });
 });

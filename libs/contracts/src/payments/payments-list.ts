@@ -83,6 +83,23 @@ export const PaymentsFilterQuery = z.strictObject(filterFields).superRefine(cros
 export type PaymentsFilterQuery = z.input<typeof PaymentsFilterQuery>;
 export type PaymentsFilter = z.output<typeof PaymentsFilterQuery>;
 
+/**
+ * How an export is written. `standard` (the default) is for programs: RFC 4180 with
+ * commas, decimal points and UTC timestamps. `spreadsheet` is for an accountant's Excel
+ * or LibreOffice in French or Arabic: a byte-order mark (so UTF-8 is read as such),
+ * semicolons, decimal commas and Algiers times with their offset.
+ */
+export const CsvDialect = z.enum(['standard', 'spreadsheet'], {
+  error: 'dialect must be standard or spreadsheet',
+});
+export type CsvDialect = z.infer<typeof CsvDialect>;
+
+/** `GET /api/v1/payments/export`: the list's filters and the CSV dialect. */
+export const PaymentsExportQuery = z
+  .strictObject({ ...filterFields, dialect: CsvDialect.optional() })
+  .superRefine(crossChecks);
+export type PaymentsExportQuery = z.input<typeof PaymentsExportQuery>;
+
 /** `GET /api/v1/payments`: filters, a page size and the cursor of the previous page. */
 export const PaymentsListQuery = z
   .strictObject({

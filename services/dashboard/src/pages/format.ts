@@ -1,10 +1,11 @@
 import { formatDzd, LOCALES, type Language } from '@dzpay/contracts';
+import { formatDateTime } from '../format.ts';
 
 /**
  * Numbers, amounts and dates as a merchant reads them in the dashboard's language.
- * Times are shown in Algeria's time zone: the merchants are there, whatever the server's.
+ * Times are shown in Algeria's time zone (../format.ts): the merchants are there,
+ * whatever the server's.
  */
-const DASHBOARD_TIME_ZONE = 'Africa/Algiers';
 
 /** Integer centimes as DZD ("1 500,50 DA", "DZD 1,500.50"). */
 export function money(centimes: number, language: Language): string {
@@ -15,12 +16,9 @@ export function count(value: number, language: Language): string {
   return new Intl.NumberFormat(LOCALES[language]).format(value);
 }
 
+/** An instant the API gives (ISO 8601), as every dashboard page writes one. */
 export function dateTime(iso: string, language: Language): string {
-  return new Intl.DateTimeFormat(LOCALES[language], {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: DASHBOARD_TIME_ZONE,
-  }).format(new Date(iso));
+  return formatDateTime(new Date(iso), language);
 }
 
 /** A UTC day (`2026-11-21`), as the daily report counts them. */

@@ -5,9 +5,11 @@ import {
   RegisterPaymentBody,
   RefundPaymentBody,
   EmailReceiptBody,
+  type Mode,
 } from '@dzpay/contracts';
 import type { z } from 'zod';
 import type { Parsed } from '@dzpay/rendering';
+import { liveReturnUrlProblem } from './live-return-url.ts';
 
 /** One broken rule of a payments API body: details.failures of VALIDATION400_BAD_REQUEST. */
 export interface Failure {
@@ -15,8 +17,15 @@ export interface Failure {
   message: string;
 }
 
-/** Checks a POST /api/v1/payments body against every rule that does not depend on the merchant. */
-export function parseRegisterPayment(body: unknown): Parsed<RegisterPaymentBody, Failure[]> {
+/**
+ * Checks a POST /api/v1/payments body against every rule that does not depend on the
+ * merchant's terms. A live key's payment sends real payers back, so its return URLs
+ * must also be https on a public host; a test key's may be http or localhost.
+ */
+export function parseRegisterPayment(
+  body: unknown,
+  mode: Mode,
+): Parsed<RegisterPaymentBody, Failure[]> {
   // Measured before the schema walks it: a hostile nesting must not exhaust the stack.
   const metadata = isJsonObject(body) ? body.metadata : undefined;
   if (metadata !== undefined && jsonDepth(metadata) > MAX_METADATA_DEPTH) {
@@ -30,7 +39,28 @@ export function parseRegisterPayment(body: unknown): Parsed<RegisterPaymentBody,
       ],
     };
   }
-  return parseWith(RegisterPaymentBody, body);
+  const parsed = parseWith(RegisterPaymentBody, body);
+  if (mode !== 'live') return parsed;
+  // Judged on the body as sent, so one answer lists these with the schema's failures; a
+  // URL the schema already refused is not reported twice.
+  const refused = new Set(parsed.ok ? [] : parsed.error.map((failure) => failure.field));
+  const failures = isJsonObject(body) ? liveReturnUrlFailures(body, refused) : [];
+  if (failures.length === 0) return parsed;
+  return { ok: false, error: [...(parsed.ok ? [] : parsed.error), ...failures] };
+}
+
+function liveReturnUrlFailures(
+  body: Record<string, unknown>,
+  refused: ReadonlySet<string>,
+): Failure[] {
+  const failures: Failure[] = [];
+  for (const field of ['successUrl', 'failureUrl'] as const) {
+    const value = body[field];
+    if (typeof value !== 'string' || refused.has(field)) continue;
+    const problem = liveReturnUrlProblem(value);
+    if (problem !== null) failures.push({ field, message: `${field} ${problem}` });
+  }
+  return failures;
 }
 
 /** Checks a refund body; a missing body means a full refund. */

@@ -117,14 +117,16 @@ export function languageOf(
 }
 
 export function sendPage(reply: FastifyReply, page: Page, status = 200): FastifyReply {
-  return reply
-    .code(status)
-    .header('content-security-policy', page.csp)
-    // frame-ancestors 'none' (in the CSP) for browsers that read it, this for the others.
-    .header('x-frame-options', 'DENY')
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(page.html);
+  return (
+    reply
+      .code(status)
+      .header('content-security-policy', page.csp)
+      // frame-ancestors 'none' (in the CSP) for browsers that read it, this for the others.
+      .header('x-frame-options', 'DENY')
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
+      .type('text/html; charset=utf-8')
+      .send(page.html)
+  );
 }

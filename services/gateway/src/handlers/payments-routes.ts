@@ -4,7 +4,7 @@ import {
   type RegisteredPayment,
   PAYMENTS_PAGE_DEFAULT,
   PAYMENTS_PAGE_MAX,
-  PaymentsFilterQuery,
+  PaymentsExportQuery,
   PaymentsListQuery,
   type MerchantScope,
 } from '@dzpay/contracts';
@@ -40,7 +40,7 @@ export function paymentsRoutes(app: FastifyInstance, deps: PaymentsRoutesDeps): 
 
   app.post('/api/v1/payments', routeOptions, async (request, reply) => {
     const auth = authOf(request);
-    const parsed = parseRegisterPayment(request.body);
+    const parsed = parseRegisterPayment(request.body, auth.scope.mode);
     if (!parsed.ok) throw ValidationFailure.of(parsed.error);
     const idempotency = idempotencyOf(request);
 
@@ -177,12 +177,14 @@ export function paymentsListRoutes(app: FastifyInstance, deps: GatewayDeps): voi
 
   app.get('/api/v1/payments/export', routeOptions, async (request, reply) => {
     const { scope } = authOf(request);
-    const filter = parseQuery(PaymentsFilterQuery, request.query);
+    const { dialect, ...filter } = parseQuery(PaymentsExportQuery, request.query);
     // The first page is asked before a byte is sent: a refusal is still a JSON envelope.
     const first = await listPage(scope, { ...filter, limit: PAYMENTS_PAGE_MAX });
     const stream = Readable.from(
-      paymentsCsv(first, (cursor) =>
-        listPage(scope, { ...filter, limit: PAYMENTS_PAGE_MAX, cursor }),
+      paymentsCsv(
+        first,
+        (cursor) => listPage(scope, { ...filter, limit: PAYMENTS_PAGE_MAX, cursor }),
+        dialect,
       ),
     );
     // A failure mid-export can only cut the body short (headers are out): logged here.

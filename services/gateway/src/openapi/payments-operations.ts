@@ -60,7 +60,7 @@ export const PAYMENTS_OPERATIONS: readonly OperationSpec[] = [
     tag: 'Payments',
     summary: 'Register a hosted-checkout payment',
     description:
-      'Amounts in integer centimes. Answers the one-time checkout link; the payment window is 15 minutes. `fees` is whole DZD, `total` centimes.',
+      'Amounts in integer centimes. Answers the one-time checkout link; the payment window is 15 minutes. `fees` is whole DZD, `total` centimes. With a live key (`pk_live_`), `successUrl` and `failureUrl` must be `https` URLs without a user or password, to a public host: not localhost, a single-label, `.local`, `home.arpa` or `.internal` name, nor a loopback, private, link-local or other special-purpose IP address. A test key also accepts `http` and localhost.',
     apiKey: true,
     idempotent: true,
     body: { schema: RegisterPaymentBody, example: examples.registerPayment },
@@ -72,7 +72,7 @@ export const PAYMENTS_OPERATIONS: readonly OperationSpec[] = [
       },
       400: {
         description:
-          'a field is missing or malformed, the amount is out of range, the currency unsupported, or metadata too large',
+          'a field is missing or malformed (with a live key, also a successUrl or failureUrl that is not https on a public host), the amount is out of range, the currency unsupported, or metadata too large',
         errors: [
           'VALIDATION400_BAD_REQUEST',
           'PAYMENT_INSTANCE400_AMOUNT_OUT_OF_RANGE',
@@ -244,7 +244,11 @@ export const PAYMENTS_OPERATIONS: readonly OperationSpec[] = [
     description:
       "RFC 4180, UTF-8, CRLF, a header row; streamed newest first. Columns: id, created_at, paid_at (ISO 8601 UTC), reference, channel, status, amount/fee/total/refunded in centimes and in DZD (`1500.50`), currency, failure_reason, order_id, approval_code, metadata (JSON). A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets never run it as a formula. A malformed filter answers 400 in JSON before any CSV.",
     apiKey: true,
-    query: FILTERS,
+    query: {
+      ...FILTERS,
+      dialect:
+        "`standard` (default: commas, decimal points, UTC timestamps) or `spreadsheet` for an accountant's French or Arabic Excel: a UTF-8 byte-order mark, semicolons, decimal commas (`1500,50`), timestamps in Algiers time with their offset (`2026-11-20T11:02:00+01:00`)",
+    },
     responses: {
       200: { description: 'the CSV file (attachment)', media: ['text/csv'] },
       400: badFilter,
