@@ -111,6 +111,22 @@ export function apiKeysTable(sql: Sql) {
       return rows[0] ? toKey(rows[0]) : null;
     },
 
+    /** Notes a use of the key (never moving its last use back in time). */
+    async recordKeyUse(keyId: string, at: Date): Promise<void> {
+      await sql`
+        insert into api_key_uses (key_id, last_used_at) values (${keyId}, ${at})
+        on conflict (key_id) do update
+          set last_used_at = greatest(api_key_uses.last_used_at, excluded.last_used_at)`;
+    },
+
+    /** When each of a merchant's keys was last used (keys never used are absent). */
+    async lastUsesOf(merchantId: string): Promise<Map<string, Date>> {
+      const rows = await sql<{ key_id: string; last_used_at: Date }[]>`
+        select u.key_id, u.last_used_at from api_key_uses u
+        join api_keys k on k.id = u.key_id where k.merchant_id = ${merchantId}`;
+      return new Map(rows.map((row) => [row.key_id, row.last_used_at]));
+    },
+
     /** Returns false when there is no such key or it was revoked already. */
     async revokeKey(id: string): Promise<boolean> {
       const rows = await sql`

@@ -3,10 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { accountsRepository } from '@dzpay/accounts';
 import { keyOwnerCache, onAccountChanges } from './adapters/key-owner-cache.ts';
 import { statusCache } from './adapters/status-cache.ts';
+import { keyUseRecorder } from './adapters/key-use-recorder.ts';
 import { partnerDirectory } from './adapters/partner-directory.ts';
 import { buildGatewayApp } from './app.ts';
 import { GatewayEnv } from './config.ts';
 import { runtimeSchemaOf } from '@dzpay/stack';
+
+/** How often a gateway writes down that a key is still in use: "last used" is this exact. */
+const KEY_USE_INTERVAL_MS = 60_000;
 
 export interface Gateway {
   runtime: Runtime<GatewayEnv>;
@@ -53,9 +57,14 @@ export async function startGateway(
   const statuses = statusCache({ ttlMs: config.STATUS_CACHE_TTL_MS, maxEntries: 100_000 });
   await onStatusChanges(runtime.sql, statuses);
   const redis = runtime.redis!;
+  const used = keyUseRecorder((keyId, at) => accounts.recordKeyUse(keyId, at), {
+    intervalMs: KEY_USE_INTERVAL_MS,
+    maxKeys: 100_000,
+    logger: runtime.logger,
+  });
   const app = await buildGatewayApp({
     logger: runtime.logger,
-    keys,
+    keys: { findKeyOwner: keys.findKeyOwner, used },
     accounts,
     statuses,
     nats: runtime.nats,

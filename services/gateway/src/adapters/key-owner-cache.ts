@@ -4,6 +4,8 @@ import { readThroughCache, type Sql } from '@dzpay/platform';
 /** Where authentication looks up who owns a key hash. */
 export interface KeyOwnerLookup {
   findKeyOwner(hash: Buffer): Promise<KeyOwner | null>;
+  /** Told of every key that authenticated a request ("last used"). */
+  used?(keyId: string): void;
 }
 
 const ACCOUNTS_CHANGED_CHANNEL = 'dzpay_accounts_changed';

@@ -45,6 +45,7 @@ export async function authenticate(
     });
   });
   if (!owner || !sameHash(owner.keyHash, hash)) throw deny();
+  keys.used?.(owner.keyId);
   return {
     scope: { merchantId: owner.merchant.id, mode: owner.mode },
     merchant: owner.merchant,
