@@ -143,7 +143,7 @@ describe('the merchant dashboard in Chromium', () => {
 
         // The CSV of the dashboard is the API's, for the same filter.
         const dashboardCsv = await page.request.get(
-          `${base()}/dashboard/payments/export?reference=${REFERENCE}`,
+          `${base()}/dashboard/payments/export?reference=${REFERENCE}&dialect=standard`,
         );
         const apiCsv = await stack!.get(`/api/v1/payments/export?reference=${REFERENCE}`, {
           'x-api-key': merchant.testKey,

@@ -117,15 +117,83 @@ describe('invitations', () => {
     expect(team.html).toContain('owner@oran.example');
   });
 
-  it('refuses an invitation for an email that already has an account, or no email', async () => {
+  it('refuses an invitation for an email already in the team, or no email', async () => {
     const owner = await signedIn(shopA, 'owner2@oran.example');
     await owner.get('/dashboard/team');
     const taken = await owner.post('/dashboard/team/invite', { email: 'OWNER@oran.example' });
     expect(taken.status).toBe(409);
-    expect(taken.html).toContain('This email already has an account.');
+    expect(taken.html).toContain('This email is already in your team.');
+    expect(taken.html).not.toContain('invite-link');
     const bad = await owner.post('/dashboard/team/invite', { email: 'not an email' });
     expect(bad.status).toBe(400);
     expect(bad.html).not.toContain('invite-link');
+  });
+
+  it('does not tell one merchant that an email has an account at another', async () => {
+    await createDashboardUser(stack, shopA.id, 'elsewhere@oran.example', password);
+    const pharmacist = await signedIn(shopB, 'pharmacist@annaba.example');
+    await pharmacist.get('/dashboard/team');
+    const answers = [];
+    for (const email of ['ELSEWHERE@oran.example', 'nobody-yet@annaba.example']) {
+      const invited = await pharmacist.post('/dashboard/team/invite', { email });
+      answers.push(invited);
+      expect(invited.status).toBe(200);
+      expect(invited.html).not.toContain('already');
+      expect(textOf(invited.html, 'invite-link')).toMatch(
+        /\/dashboard\/invite\/[A-Za-z0-9_-]{43}$/,
+      );
+    }
+    // Its link opens like any other; choosing a password there is refused, and the
+    // account stays where it was.
+    const path = textOf(answers[0]!.html, 'invite-link')!.slice(stack.gateway.url.length);
+    const invitee = agent();
+    const form = await invitee.get(path);
+    expect(form.status).toBe(200);
+    expect(form.html).toContain('Pharmacie Annaba');
+    const refused = await invitee.post(path, { password: 'the pharmacy passphrase' });
+    expect(refused.status).toBe(409);
+    const owner = agent();
+    expect((await owner.login('elsewhere@oran.example', password)).status).toBe(303);
+    expect((await owner.get('/dashboard/team')).html).toContain('Épicerie Oran');
+    expect((await agent().login('elsewhere@oran.example', 'the pharmacy passphrase')).status).toBe(
+      401,
+    );
+    expect((await pharmacist.get('/dashboard/team')).html).not.toContain('elsewhere@oran.example');
+  });
+
+  it('refuses an invitation whose email got an account meanwhile, and makes none', async () => {
+    const owner = await signedIn(shopB, 'inviter@annaba.example');
+    await owner.get('/dashboard/team');
+    const invited = await owner.post('/dashboard/team/invite', { email: 'late@elsewhere.example' });
+    const path = textOf(invited.html, 'invite-link')!.slice(stack.gateway.url.length);
+    const invitee = agent();
+    expect((await invitee.get(path)).status).toBe(200);
+    await createDashboardUser(stack, shopA.id, 'Late@elsewhere.example', password);
+    const refused = await invitee.post(path, { password: 'a passphrase of my own' });
+    expect(refused.status).toBe(409);
+    const users = await dashboardUsers(stack.dashboard!.runtime.sql).listOfMerchant(shopB.id);
+    expect(users.map((u) => u.email.toLowerCase())).not.toContain('late@elsewhere.example');
+  });
+
+  it('refuses an acceptance whose form cookie and field were planted, equal', async () => {
+    const owner = await signedIn(shopA, 'owner3@oran.example');
+    await owner.get('/dashboard/team');
+    const invited = await owner.post('/dashboard/team/invite', { email: 'planted@oran.example' });
+    const path = textOf(invited.html, 'invite-link')!.slice(stack.gateway.url.length);
+    const invitee = agent();
+    const planted = 'P'.repeat(43);
+    for (const name of ['__Host-dzpay_dashboard_form', 'dzpay_dashboard_form']) {
+      invitee.cookies.set(name, planted);
+    }
+    const refused = await invitee.post(path, {
+      password: 'a long enough passphrase',
+      _csrf: planted,
+    });
+    expect(refused.status).toBe(403);
+    // The link is still good for the real invitee.
+    const real = agent();
+    await real.get(path);
+    expect((await real.post(path, { password: 'a long enough passphrase' })).status).toBe(303);
   });
 
   it('answers 404 for a made-up invitation', async () => {
@@ -144,10 +212,19 @@ describe('API keys', () => {
     const key = textOf(issued.html, 'new-key')!;
     expect(key).toMatch(/^pk_test_[A-Za-z0-9_-]{43}$/);
 
+    const issuedList = await browser.get('/dashboard/api-keys');
+    expect(issuedList.html).toContain('Never');
     const works = await stack.get('/api/v1/payments?limit=1', { 'x-api-key': key });
     expect(works.status).toBe(200);
 
+    // The gateway writes the use down off the request's path: "Last used" follows.
+    await expect
+      .poll(async () => rowOf((await browser.get('/dashboard/api-keys')).html, key.slice(0, 12)), {
+        timeout: 5_000,
+      })
+      .not.toContain('Never');
     const list = await browser.get('/dashboard/api-keys');
+    expect(list.html).toContain('Last used');
     expect(list.html).toContain('Caisse 2');
     expect(list.html).toContain(key.slice(0, 12));
     expect(list.html).not.toContain(key);
@@ -240,3 +317,12 @@ describe('one merchant never reaches another', () => {
     expect(team.html).not.toContain('annaba.example');
   });
 });
+
+/** The table row of the key whose prefix is shown. */
+function rowOf(html: string, prefix: string): string {
+  return (
+    /<tr>(?:(?!<\/tr>)[\s\S])*<\/tr>/g.exec(
+      html.slice(html.lastIndexOf('<tr>', html.indexOf(prefix))),
+    )?.[0] ?? ''
+  );
+}

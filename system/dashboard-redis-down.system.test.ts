@@ -2,7 +2,7 @@ import { startRedisServer, type LocalRedisServer } from '@dzpay/testkit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './support/stack.ts';
-import { createDashboardUser, DashboardAgent } from './support/dashboard-agent.ts';
+import { createDashboardUser, DashboardAgent, SESSION_COOKIE } from './support/dashboard-agent.ts';
 
 // Without Redis the dashboard can neither count failed sign-ins nor read sessions: it
 // says so (503) instead of letting guesses through unlimited. The dashboard uses a
@@ -48,7 +48,7 @@ describe('the dashboard without Redis', () => {
     });
     expect(refused.status).toBe(503);
     expect(refused.html).toContain('Sign-in is unavailable for a moment.');
-    expect(browser.cookies.has('dzpay_dashboard')).toBe(false);
+    expect(browser.cookies.has(SESSION_COOKIE)).toBe(false);
     const page = await signedIn.get('/dashboard/team');
     expect(page.status).toBe(503);
     expect(page.html).toContain('The service is unavailable for a moment.');

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './support/stack.ts';
-import { createDashboardUser, DashboardAgent } from './support/dashboard-agent.ts';
+import { createDashboardUser, DashboardAgent, SESSION_COOKIE } from './support/dashboard-agent.ts';
+
+/** The sign-in form's cookie as it is named today and as it was. */
+const FORM_COOKIES = ['__Host-dzpay_dashboard_form', 'dzpay_dashboard_form'];
 
 // Sessions, sign-in and its throttle, CSRF and the page headers, over real HTTP with
 // the real Redis and Postgres. The dashboard trusts one proxy hop here, so each test
@@ -57,12 +60,14 @@ describe('dashboard sign-in', () => {
     const browser = agent();
     const login = await browser.login(email.toUpperCase(), password);
     expect(login.status).toBe(303);
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('dzpay_dashboard='));
+    // Secure, so __Host-: no sibling subdomain or plain-HTTP answer can plant one.
+    const cookie = login.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
     expect(cookie).toBeDefined();
     expect(cookie).toMatch(/; HttpOnly/i);
     expect(cookie).toMatch(/; Secure/i);
     expect(cookie).toMatch(/; SameSite=Lax/i);
-    expect(cookie).toMatch(/; Path=\/dashboard/i);
+    expect(cookie).toMatch(/; Path=\/(;|$)/i);
+    expect(cookie).not.toMatch(/; Domain=/i);
     const home = await browser.get('/dashboard');
     expect(home.status).toBe(303);
     expect(home.location).toBe('/dashboard/payments');
@@ -99,7 +104,9 @@ describe('dashboard sign-in', () => {
     expect(unknown.status).toBe(401);
     expect(wrong.html).toContain('Wrong email or password.');
     expect(unknown.html).toContain('Wrong email or password.');
-    expect(wrong.headers.getSetCookie().some((c) => c.startsWith('dzpay_dashboard='))).toBe(false);
+    expect(wrong.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`))).toBe(
+      false,
+    );
   });
 
   it('throttles an account after 5 failures, even with the right password then', async () => {
@@ -130,13 +137,66 @@ describe('dashboard sign-in', () => {
     expect((await agent().login(email, password)).status).toBe(303);
   });
 
+  it('refuses a planted pair of equal form cookie and field that the server did not issue', async () => {
+    // Login CSRF: someone who can set cookies for the host (a sibling subdomain, plain
+    // HTTP) plants a cookie and posts the same value, to sign the victim into their own
+    // account. The value was never issued, so the form is refused whatever the name.
+    const email = await user('planted@tlemcen.example');
+    const victim = agent();
+    const planted = 'P'.repeat(43);
+    for (const name of FORM_COOKIES) victim.cookies.set(name, planted);
+    const refused = await victim.post('/dashboard/login', { email, password, _csrf: planted });
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain('This form has expired.');
+    expect(victim.cookies.has(SESSION_COOKIE)).toBe(false);
+  });
+
+  it("refuses the attacker's own issued pair when another site posts it", async () => {
+    const email = await user('attacker@tlemcen.example');
+    const attacker = agent();
+    await attacker.get('/dashboard/login');
+    const token = attacker.csrf()!;
+    for (const site of ['cross-site', 'same-site']) {
+      const victim = agent({ 'sec-fetch-site': site });
+      for (const [name, value] of attacker.cookies) victim.cookies.set(name, value);
+      const refused = await victim.post('/dashboard/login', { email, password, _csrf: token });
+      expect(refused.status).toBe(403);
+      expect(victim.cookies.has(SESSION_COOKIE)).toBe(false);
+    }
+    // From the page itself the same pair works, once.
+    const own = agent({ 'sec-fetch-site': 'same-origin' });
+    for (const [name, value] of attacker.cookies) own.cookies.set(name, value);
+    expect((await own.post('/dashboard/login', { email, password, _csrf: token })).status).toBe(
+      303,
+    );
+    const replay = agent();
+    for (const [name, value] of attacker.cookies) replay.cookies.set(name, value);
+    expect((await replay.post('/dashboard/login', { email, password, _csrf: token })).status).toBe(
+      403,
+    );
+  });
+
+  it('keeps the form token in a __Host- cookie, Secure, Path=/, SameSite=Strict', async () => {
+    const page = await agent().get('/dashboard/login');
+    const cookie = page.headers.getSetCookie().find((c) => c.startsWith('__Host-'));
+    expect(cookie).toMatch(/^__Host-dzpay_dashboard_form=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toMatch(/; Secure/i);
+    expect(cookie).toMatch(/; HttpOnly/i);
+    expect(cookie).toMatch(/; SameSite=Strict/i);
+    expect(cookie).toMatch(/; Path=\/(;|$)/i);
+    expect(cookie).not.toMatch(/; Domain=/i);
+    // The field is not the cookie's value: a copy of one is not the other.
+    const field = /name="_csrf" value="([^"]+)"/.exec(page.html)![1];
+    expect(cookie).not.toContain(`=${field};`);
+  });
+
   it('refuses a sign-in form without its CSRF token', async () => {
     const email = await user('login-csrf@tlemcen.example');
     const browser = agent();
     await browser.get('/dashboard/login');
     const refused = await browser.post('/dashboard/login', { email, password, _csrf: 'forged' });
     expect(refused.status).toBe(403);
-    expect(refused.headers.getSetCookie().some((c) => c.startsWith('dzpay_dashboard='))).toBe(
+    expect(refused.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`))).toBe(
       false,
     );
   });
@@ -146,13 +206,13 @@ describe('dashboard sessions', () => {
   it('logs out: the old cookie no longer opens a page', async () => {
     const browser = agent();
     await browser.login(await user('logout@tlemcen.example'), password);
-    const cookie = browser.cookies.get('dzpay_dashboard')!;
+    const cookie = browser.cookies.get(SESSION_COOKIE)!;
     await browser.get('/dashboard/team');
     const out = await browser.post('/dashboard/logout', {});
     expect(out.status).toBe(303);
     expect(out.location).toBe('/dashboard/login');
     const replay = agent();
-    replay.cookies.set('dzpay_dashboard', cookie);
+    replay.cookies.set(SESSION_COOKIE, cookie);
     expect((await replay.get('/dashboard/team')).status).toBe(303);
   });
 
@@ -196,7 +256,7 @@ describe('dashboard sessions', () => {
     const json = await fetch(`${stack.dashboard!.url}/dashboard/api-keys`, {
       method: 'POST',
       headers: {
-        cookie: `dzpay_dashboard=${browser.cookies.get('dzpay_dashboard')}`,
+        cookie: `${SESSION_COOKIE}=${browser.cookies.get(SESSION_COOKIE)}`,
         'content-type': 'application/json',
       },
       body: JSON.stringify({ _csrf: 'x' }),

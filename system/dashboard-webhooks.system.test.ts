@@ -3,7 +3,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createWebhookHandler, type WebhookEvent } from '@dzpay/partner-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './support/stack.ts';
-import { createDashboardUser, DashboardAgent, textOf } from './support/dashboard-agent.ts';
+import {
+  createDashboardUser,
+  DashboardAgent,
+  SESSION_COOKIE,
+  textOf,
+} from './support/dashboard-agent.ts';
 
 // The Webhooks page over real HTTP, with the dispatcher running: settings saved, the
 // signing secret shown once, a test event that the merchant's server verifies with
@@ -83,7 +88,7 @@ describe('the Webhooks page', () => {
     const saved = await fetch(`${stack.dashboard!.url}/dashboard/webhooks`, {
       method: 'POST',
       headers: {
-        cookie: `dzpay_dashboard=${browser.cookies.get('dzpay_dashboard')}`,
+        cookie: `${SESSION_COOKIE}=${browser.cookies.get(SESSION_COOKIE)}`,
         'content-type': 'application/x-www-form-urlencoded',
         'accept-language': 'en',
       },

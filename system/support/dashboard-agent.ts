@@ -1,6 +1,12 @@
 import { hashPassword, dashboardUsers } from '@dzpay/accounts';
 import type { Stack } from './stack.ts';
 
+/**
+ * The session cookie's name in the stacks of the system tests: their cookies are Secure
+ * (the default), so the name carries the `__Host-` prefix.
+ */
+export const SESSION_COOKIE = '__Host-dzpay_dashboard';
+
 export interface PageAnswer {
   status: number;
   html: string;

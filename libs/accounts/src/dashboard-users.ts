@@ -135,9 +135,16 @@ export function dashboardUsers(sql: Sql) {
       return rows[0] ? userOf(rows[0]) : null;
     },
 
-    async emailTaken(email: string): Promise<boolean> {
+    /**
+     * Whether the email is one of this merchant's users (disabled ones included). Only
+     * the merchant's own team: whether it has an account at another merchant is not
+     * theirs to know, so an invitation for it is made as any other (its acceptance is
+     * then refused, the email having an account).
+     */
+    async inTeam(merchantId: string, email: string): Promise<boolean> {
       const rows = await sql`
-        select 1 from dashboard_users where lower(email) = lower(${email.trim()})`;
+        select 1 from dashboard_users
+        where merchant_id = ${merchantId} and lower(email) = lower(${email.trim()})`;
       return rows.length > 0;
     },
 

@@ -18,12 +18,15 @@ export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
   const render = async (context: PageContext, top = '') => {
     const { escape: e, scope } = context;
     const t = textsOf(context.language);
-    const keys = await dash.apiKeys.listKeysOf(scope.merchantId, scope.mode);
-    const rows = keys.map((key) => keyRow(key, context)).join('');
+    const [keys, uses] = await Promise.all([
+      dash.apiKeys.listKeysOf(scope.merchantId, scope.mode),
+      dash.apiKeys.lastUsesOf(scope.merchantId),
+    ]);
+    const rows = keys.map((key) => keyRow(key, uses.get(key.id) ?? null, context)).join('');
     const table = keys.length
       ? `<div class="table-wrap"><table class="responsive"><thead><tr>
 <th scope="col">${e(t.prefix)}</th><th scope="col">${e(t.label)}</th><th scope="col">${e(t.created)}</th>
-<th scope="col">${e(t.status)}</th><th scope="col">${e(t.actions)}</th></tr></thead><tbody>${rows}</tbody></table></div>`
+<th scope="col">${e(t.lastUsed)}</th><th scope="col">${e(t.status)}</th><th scope="col">${e(t.actions)}</th></tr></thead><tbody>${rows}</tbody></table></div>`
       : `<p>${e(t.noKeys)}</p>`;
     return context.page(
       t.keysTitle,
@@ -100,7 +103,7 @@ export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
   });
 }
 
-function keyRow(key: ApiKeyRecord, context: PageContext): string {
+function keyRow(key: ApiKeyRecord, lastUsed: Date | null, context: PageContext): string {
   const e = escapeHtml;
   const t = textsOf(context.language);
   const status = key.revokedAt
@@ -114,6 +117,7 @@ function keyRow(key: ApiKeyRecord, context: PageContext): string {
   return `<tr><td data-label="${e(t.prefix)}"><code>${e(key.displayPrefix)}</code></td>
 <td data-label="${e(t.label)}">${e(key.label ?? '')}</td>
 <td data-label="${e(t.created)}">${e(formatDateTime(key.createdAt, context.language))}</td>
+<td data-label="${e(t.lastUsed)}">${e(lastUsed ? formatDateTime(lastUsed, context.language) : t.neverUsed)}</td>
 <td data-label="${e(t.status)}">${status}</td><td data-label="${e(t.actions)}">${action}</td></tr>`;
 }
 

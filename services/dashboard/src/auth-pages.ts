@@ -2,19 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Language } from '@dzpay/contracts';
 import { escapeHtml } from '@dzpay/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { newToken, sameToken } from './csrf.ts';
+import { newToken } from './csrf.ts';
+import { checkFormToken, endFormToken, formToken } from './form-guard.ts';
 import { chooseLanguage } from './language.ts';
 import { flashHtml, publicPage } from './layout.ts';
 import { textsOf, type DashboardText } from './messages.ts';
 import { DashboardPaths, safeReturnPath } from './navigation.ts';
 import { hashPassword, passwordProblem, verifyPassword } from '@dzpay/accounts';
-import {
-  cookieOptions,
-  DashboardUnavailable,
-  FORM_COOKIE,
-  resolveSession,
-  setSessionCookie,
-} from './session-guard.ts';
+import { DashboardUnavailable, resolveSession, setSessionCookie } from './session-guard.ts';
 import type { DashboardDeps } from './settings.ts';
 
 type Form = Record<string, unknown>;
@@ -29,23 +24,6 @@ export function inviteTokenHash(token: string): Buffer {
 function requestLanguage(request: FastifyRequest, choice?: unknown): Language {
   const query = request.query as { lang?: unknown } | undefined;
   return chooseLanguage(choice ?? query?.lang, request.headers['accept-language']);
-}
-
-/**
- * The CSRF token of the forms shown before a session exists (sign-in, invitation): a
- * random value in an HTTP-only, SameSite=Strict cookie that the form must repeat.
- */
-function formToken(request: FastifyRequest, reply: FastifyReply, dash: DashboardDeps): string {
-  const existing = request.cookies[FORM_COOKIE];
-  if (existing && TOKEN.test(existing)) return existing;
-  const token = newToken();
-  void reply.setCookie(FORM_COOKIE, token, { ...cookieOptions(dash), sameSite: 'strict' });
-  return token;
-}
-
-function formTokenOk(request: FastifyRequest): boolean {
-  const expected = request.cookies[FORM_COOKIE];
-  return !!expected && sameToken(expected, (request.body as Form | undefined)?._csrf);
 }
 
 function hidden(name: string, value: string): string {
@@ -92,7 +70,8 @@ export function authPages(scope: FastifyInstance, dash: DashboardDeps): void {
           ? { kind: 'ok', text: t.accountCreated }
           : undefined;
     const next = safeReturnPath(query.next);
-    const body = loginForm({ t, language, csrf: formToken(request, reply, dash), next, notice });
+    const csrf = await formToken(request, reply, dash);
+    const body = loginForm({ t, language, csrf, next, notice });
     const path = `${DashboardPaths.login}${next === DashboardPaths.home ? '' : `?next=${encodeURIComponent(next)}`}`;
     return sendHtml(reply, 200, publicPage({ language, title: t.signIn, body, path }));
   });
@@ -104,7 +83,7 @@ export function authPages(scope: FastifyInstance, dash: DashboardDeps): void {
     const next = safeReturnPath(body.next);
     const email = typeof body.email === 'string' ? body.email.trim().slice(0, 254) : '';
     const password = typeof body.password === 'string' ? body.password : '';
-    const again = (status: number, text: string) =>
+    const again = async (status: number, text: string) =>
       sendHtml(
         reply,
         status,
@@ -115,14 +94,16 @@ export function authPages(scope: FastifyInstance, dash: DashboardDeps): void {
           body: loginForm({
             t,
             language,
-            csrf: formToken(request, reply, dash),
+            csrf: await formToken(request, reply, dash),
             next,
             email,
             notice: { kind: 'error', text },
           }),
         }),
       );
-    if (!formTokenOk(request)) return again(403, t.formExpired);
+    const form = await checkFormToken(request, dash);
+    if (form === 'unavailable') return again(503, t.unavailable);
+    if (form === 'refused') return again(403, t.formExpired);
     if (!email || !password) return again(400, t.wrongCredentials);
 
     // Without Redis the throttle cannot count: refuse rather than allow endless guesses.
@@ -165,7 +146,7 @@ export function authPages(scope: FastifyInstance, dash: DashboardDeps): void {
     } catch (error) {
       throw new DashboardUnavailable(error);
     }
-    void reply.clearCookie(FORM_COOKIE, cookieOptions(dash));
+    await endFormToken(request, reply, dash);
     request.log.info(
       { userId: candidate.id, merchantId: candidate.merchantId },
       'dashboard sign-in',
@@ -183,7 +164,7 @@ export function authPages(scope: FastifyInstance, dash: DashboardDeps): void {
       const body = `<p role="alert">${escapeHtml(t.inviteInvalid)}</p>`;
       return sendHtml(reply, 404, publicPage({ language, title: t.acceptTitle, body, path }));
     }
-    const body = acceptForm(t, language, formToken(request, reply, dash), token, invite);
+    const body = acceptForm(t, language, await formToken(request, reply, dash), token, invite);
     return sendHtml(reply, 200, publicPage({ language, title: t.acceptTitle, body, path }));
   });
 
@@ -197,10 +178,13 @@ export function authPages(scope: FastifyInstance, dash: DashboardDeps): void {
     const page = (status: number, html: string) =>
       sendHtml(reply, status, publicPage({ language, title: t.acceptTitle, body: html, path }));
     if (!invite?.usable) return page(404, `<p role="alert">${escapeHtml(t.inviteInvalid)}</p>`);
-    const csrf = formToken(request, reply, dash);
-    const refuse = (status: number, text: string) =>
-      page(status, acceptForm(t, language, csrf, token, invite, { kind: 'error', text }));
-    if (!formTokenOk(request)) return refuse(403, t.formExpired);
+    const form = await checkFormToken(request, dash);
+    const refuse = async (status: number, text: string) => {
+      const csrf = await formToken(request, reply, dash);
+      return page(status, acceptForm(t, language, csrf, token, invite, { kind: 'error', text }));
+    };
+    if (form === 'unavailable') return refuse(503, t.serviceUnavailable);
+    if (form === 'refused') return refuse(403, t.formExpired);
     const problem = passwordProblem(body.password);
     if (problem)
       return refuse(400, problem === 'tooShort' ? t.passwordTooShort : t.passwordTooLong);
@@ -213,6 +197,7 @@ export function authPages(scope: FastifyInstance, dash: DashboardDeps): void {
       if (created.problem === 'email-taken') return refuse(409, t.emailTaken);
       return page(404, `<p role="alert">${escapeHtml(t.inviteInvalid)}</p>`);
     }
+    await endFormToken(request, reply, dash);
     request.log.info(
       { userId: created.user.id, merchantId: created.user.merchantId },
       'dashboard invitation accepted',

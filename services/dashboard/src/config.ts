@@ -19,8 +19,8 @@ export const DashboardEnv = BaseEnv.extend({
   /** A receipt waits for payments and then the mail server. */
   RECEIPTS_TIMEOUT_MS: z.coerce.number().int().positive().default(12_000),
   /**
-   * The session cookie carries the Secure flag (sent over HTTPS only). Turn it off only
-   * for plain-HTTP tests and local runs.
+   * The cookies carry the Secure flag (sent over HTTPS only) and so the `__Host-` prefix.
+   * Turn it off only for plain-HTTP tests and local runs.
    */
   DASHBOARD_COOKIE_SECURE: z
     .enum(['true', 'false'])

@@ -17,3 +17,13 @@ export function sameToken(expected: string, submitted: unknown): boolean {
   const b = createHash('sha256').update(submitted, 'utf8').digest();
   return timingSafeEqual(a, b);
 }
+
+/**
+ * Whether the browser says a request comes from a page of another site or of a sibling
+ * subdomain (Fetch Metadata, `Sec-Fetch-Site`). The forms before a session refuse those:
+ * a token, even one the server issued to someone, posted from elsewhere is a login CSRF.
+ * Clients that send no such header (older browsers, scripts) are left to the token.
+ */
+export function fromAnotherSite(secFetchSite: unknown): boolean {
+  return secFetchSite === 'cross-site' || secFetchSite === 'same-site';
+}

@@ -2,6 +2,7 @@ import { accountsRepository, apiKeysTable, dashboardUsers } from '@dzpay/account
 import { secretsKey, startRuntime, type Runtime } from '@dzpay/platform';
 import { runtimeSchemaOf } from '@dzpay/stack';
 import type { FastifyInstance } from 'fastify';
+import { formTokens } from './adapters/form-tokens.ts';
 import { loginThrottle } from './adapters/login-throttle-store.ts';
 import { dashboardSessions } from './adapters/sessions.ts';
 import { buildDashboardApp } from './app.ts';
@@ -55,6 +56,7 @@ export async function startDashboard(
         idleSeconds: settings.sessionIdleSeconds,
         maxSeconds: settings.sessionMaxSeconds,
       }),
+      formTokens: formTokens(redis),
       apiKeys: apiKeysTable(runtime.sql),
       throttle: loginThrottle(redis),
       accounts: accountsRepository(runtime.sql),

@@ -2,12 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ActiveUser } from '@dzpay/accounts';
 import type { SessionRecord } from './adapters/sessions.ts';
+import { dashboardCookies } from './cookies.ts';
 import type { DashboardSession } from './page-kit.ts';
 import type { DashboardDeps } from './settings.ts';
-
-const SESSION_COOKIE = 'dzpay_dashboard';
-/** The sign-in and invitation forms' CSRF token, before any session exists. */
-export const FORM_COOKIE = 'dzpay_dashboard_form';
 
 /** A session found for a request: what Redis holds, and the user as Postgres says now. */
 export interface ResolvedSession {
@@ -40,7 +37,7 @@ export async function resolveSession(
   request: FastifyRequest,
   deps: DashboardDeps,
 ): Promise<ResolvedSession | null> {
-  const cookieId = request.cookies[SESSION_COOKIE];
+  const cookieId = request.cookies[dashboardCookies(deps.settings.cookieSecure).session];
   if (!cookieId) return null;
   try {
     const record = await deps.sessions.read(cookieId);
@@ -74,7 +71,7 @@ export function sessionView(found: ResolvedSession): DashboardSession {
 
 export function cookieOptions(deps: DashboardDeps, maxAgeSeconds?: number) {
   return {
-    path: '/dashboard',
+    path: dashboardCookies(deps.settings.cookieSecure).path,
     httpOnly: true,
     secure: deps.settings.cookieSecure,
     sameSite: 'lax' as const,
@@ -83,9 +80,10 @@ export function cookieOptions(deps: DashboardDeps, maxAgeSeconds?: number) {
 }
 
 export function setSessionCookie(reply: FastifyReply, deps: DashboardDeps, id: string): void {
-  void reply.setCookie(SESSION_COOKIE, id, cookieOptions(deps, deps.settings.sessionMaxSeconds));
+  const name = dashboardCookies(deps.settings.cookieSecure).session;
+  void reply.setCookie(name, id, cookieOptions(deps, deps.settings.sessionMaxSeconds));
 }
 
 export function clearSessionCookie(reply: FastifyReply, deps: DashboardDeps): void {
-  void reply.clearCookie(SESSION_COOKIE, cookieOptions(deps));
+  void reply.clearCookie(dashboardCookies(deps.settings.cookieSecure).session, cookieOptions(deps));
 }

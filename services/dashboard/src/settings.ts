@@ -1,11 +1,12 @@
 import type { AccountsRepository, ApiKeysTable, DashboardUsers } from '@dzpay/accounts';
 import type { NatsConnection } from '@dzpay/platform';
+import type { FormTokens } from './adapters/form-tokens.ts';
 import type { DashboardSessions } from './adapters/sessions.ts';
 import type { LoginThrottle } from './adapters/login-throttle-store.ts';
 
 /** The dashboard's settings (config.ts: DASHBOARD_*). */
 export interface DashboardSettings {
-  /** The session cookie's Secure flag: on except in plain-HTTP tests. */
+  /** Secure cookies, so `__Host-` names (cookies.ts): on except in plain-HTTP tests. */
   cookieSecure: boolean;
   /** A session left unused this long ends (each request starts the count again). */
   sessionIdleSeconds: number;
@@ -27,6 +28,8 @@ export interface DashboardDeps {
   settings: DashboardSettings;
   users: DashboardUsers;
   sessions: DashboardSessions;
+  /** The CSRF tokens of the sign-in and invitation forms, before any session. */
+  formTokens: FormTokens;
   apiKeys: ApiKeysTable;
   throttle: LoginThrottle;
   /** The accounts schema: merchants' terms and webhook settings. */

@@ -56,7 +56,11 @@ export function teamPages(kit: PageKit, dash: DashboardDeps): void {
       return render(context, `<p class="flash error" role="alert">${e(text)}</p>`);
     };
     if (!email) return error(t.emailInvalid, 400);
-    if (await dash.users.emailTaken(email)) return error(t.emailTaken, 409);
+    // Only the merchant's own team is named. An email with an account at another
+    // merchant gets a link like any other, and the same answer: saying otherwise would
+    // tell this merchant who works elsewhere. That link makes no account (one email, one
+    // account): its acceptance is refused.
+    if (await dash.users.inTeam(session.merchantId, email)) return error(t.alreadyInTeam, 409);
     const token = randomBytes(32).toString('base64url');
     await dash.users.createInvite({
       merchantId: session.merchantId,

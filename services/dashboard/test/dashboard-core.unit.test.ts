@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sameToken, newToken } from '../src/csrf.ts';
+import { dashboardCookies } from '../src/cookies.ts';
+import { fromAnotherSite, sameToken, newToken } from '../src/csrf.ts';
 import { chooseLanguage, directionOf, fromAcceptLanguage } from '../src/language.ts';
 import { LOGIN_LIMITS, loginVerdict, normalizeEmail } from '../src/login-throttle.ts';
 import { returnPathOf, safeReturnPath } from '../src/navigation.ts';
@@ -61,6 +62,37 @@ describe('CSRF tokens', () => {
       expect(sameToken(token, submitted)).toBe(false);
     }
     expect(sameToken('', '')).toBe(false);
+  });
+});
+
+describe('the forms before a session', () => {
+  it('refuse what the browser says another site or a sibling subdomain sent', () => {
+    expect(fromAnotherSite('cross-site')).toBe(true);
+    expect(fromAnotherSite('same-site')).toBe(true);
+  });
+
+  it('leave their own pages, a typed address and clients without Fetch Metadata to the token', () => {
+    for (const value of ['same-origin', 'none', undefined, '', ['cross-site']]) {
+      expect(fromAnotherSite(value)).toBe(false);
+    }
+  });
+});
+
+describe('the cookies', () => {
+  it('are __Host- cookies for the whole host when Secure', () => {
+    expect(dashboardCookies(true)).toEqual({
+      session: '__Host-dzpay_dashboard',
+      form: '__Host-dzpay_dashboard_form',
+      path: '/',
+    });
+  });
+
+  it('keep their plain names under /dashboard over plain HTTP, where __Host- cannot be', () => {
+    expect(dashboardCookies(false)).toEqual({
+      session: 'dzpay_dashboard',
+      form: 'dzpay_dashboard_form',
+      path: '/dashboard',
+    });
   });
 });
 

@@ -185,7 +185,9 @@ describe('the payments list', () => {
             }
           : { payments: [payment], nextCursor: 'C2' },
     });
-    const response = await h.app.inject('/dashboard/payments/export?channel=CHECKOUT');
+    const response = await h.app.inject(
+      '/dashboard/payments/export?channel=CHECKOUT&dialect=standard',
+    );
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = response.body.split('\r\n');
@@ -200,6 +202,13 @@ describe('the payments list', () => {
       ['CHECKOUT', 100, undefined],
       ['CHECKOUT', 100, 'C2'],
     ]);
+
+    // Without dialect=standard: what an accountant's Excel in French or Arabic opens.
+    const spreadsheet = await h.app.inject('/dashboard/payments/export?channel=CHECKOUT');
+    expect(spreadsheet.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const rows = spreadsheet.body.replace(/^\uFEFF/, '').split('\r\n');
+    expect(rows[0]).toMatch(/^id;created_at;paid_at;reference;channel;status;amount_centimes/);
+    expect(rows[1]).toContain(';INV-<42>;CHECKOUT;success;150050;1500,50;5000;50,00;');
   });
 });
 

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { connectRedis, type Redis } from '@dzpay/platform';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formTokens } from '../src/adapters/form-tokens.ts';
 import { loginThrottle } from '../src/adapters/login-throttle-store.ts';
 import { dashboardSessions, type SessionRecord } from '../src/adapters/sessions.ts';
 
@@ -10,6 +12,8 @@ let infra: IsolatedInfra;
 let redis: Redis;
 let now = Date.now();
 const clock = () => now;
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64url');
 
 const record = (userId: string): SessionRecord => ({
   userId,
@@ -85,5 +89,35 @@ describe('the sign-in throttle in Redis', () => {
     const verdict = await throttle.check('new@shop.dz', '10.0.0.50');
     expect(verdict).toMatchObject({ allowed: false, by: 'address' });
     expect(verdict.allowed === false && verdict.retryAfterSeconds).toBeGreaterThan(50);
+  });
+});
+
+describe('the pre-session form tokens in Redis', () => {
+  it('verify only a pair the server issued, stored under the hash of the nonce', async () => {
+    const tokens = formTokens(redis, 120);
+    const issued = await tokens.issue();
+    expect(issued.nonce).not.toBe(issued.token);
+    expect(await tokens.verify(issued.nonce, issued.token)).toBe(true);
+    expect(await redis.exists(`dashboard:form-token:${issued.nonce}`)).toBe(0);
+    expect(await redis.ttl(`dashboard:form-token:${sha256(issued.nonce)}`)).toBeGreaterThan(100);
+    // Planted pairs: an equal cookie and field, or a nonce with another pair's token.
+    const other = await tokens.issue();
+    expect(await tokens.verify(issued.nonce, issued.nonce)).toBe(false);
+    expect(await tokens.verify('P'.repeat(43), 'P'.repeat(43))).toBe(false);
+    expect(await tokens.verify(issued.nonce, other.token)).toBe(false);
+    expect(await tokens.verify(undefined, issued.token)).toBe(false);
+    expect(await tokens.verify('not a nonce', issued.token)).toBe(false);
+  });
+
+  it('give the same token again while it lasts, and none once spent', async () => {
+    const tokens = formTokens(redis, 120);
+    const issued = await tokens.issue();
+    await redis.expire(`dashboard:form-token:${sha256(issued.nonce)}`, 5);
+    expect(await tokens.current(issued.nonce)).toBe(issued.token);
+    expect(await redis.ttl(`dashboard:form-token:${sha256(issued.nonce)}`)).toBeGreaterThan(100);
+    expect(await tokens.current('P'.repeat(43))).toBeNull();
+    await tokens.consume(issued.nonce);
+    expect(await tokens.current(issued.nonce)).toBeNull();
+    expect(await tokens.verify(issued.nonce, issued.token)).toBe(false);
   });
 });

@@ -11,7 +11,9 @@ import { refusalText } from './refusal.ts';
 
 /**
  * GET /dashboard/payments/export: the CSV of GET /api/v1/payments/export, with the
- * list page's filters (its form's fields), streamed a page of payments at a time.
+ * list page's filters (its form's fields), streamed a page of payments at a time. The
+ * people who download it open it in Excel: the spreadsheet dialect unless
+ * `dialect=standard` asks for the one programs read.
  */
 export function registerPaymentsExport(kit: PageKit, ask: Ask): void {
   kit.download(`${DashboardPaths.payments}/export`, async (context) => {
@@ -39,7 +41,14 @@ export function registerPaymentsExport(kit: PageKit, ask: Ask): void {
       await plain(status, refusalText(error, context.language) || text.unavailable);
       return;
     }
-    const stream = Readable.from(paymentsCsv(first, (cursor) => page(cursor)));
+    const { dialect } = context.request.query as { dialect?: unknown };
+    const stream = Readable.from(
+      paymentsCsv(
+        first,
+        (cursor) => page(cursor),
+        dialect === 'standard' ? 'standard' : 'spreadsheet',
+      ),
+    );
     // A failure mid-export can only cut the body short (headers are out): logged here.
     stream.on('error', (err) => context.request.log.warn({ err }, 'dashboard export cut short'));
     const day = new Date().toISOString().slice(0, 10);

@@ -157,6 +157,7 @@ function paymentsListHtml(view: PaymentsListView): string {
     ? `<div class="flash error" role="alert"><ul>${view.problems.map((p) => `<li>${e(p)}</li>`).join('')}</ul></div>`
     : '';
   const exportHref = `${DashboardPaths.payments}/export${filterQuery(view.form)}`;
+  const standardHref = `${DashboardPaths.payments}/export${filterQuery(view.form, { dialect: 'standard' })}`;
   const table = view.rows.length
     ? tableHtml(text.paymentsTitle, paymentColumns(text, view.language), view.rows)
     : view.problems.length
@@ -166,5 +167,6 @@ function paymentsListHtml(view: PaymentsListView): string {
 ${problems}
 ${table}
 ${paginationHtml(text, view.form, view.links)}
-<p class="download"><a href="${e(exportHref)}" download>${e(text.downloadCsv)}</a></p>`;
+<p class="download"><a href="${e(exportHref)}" download>${e(text.downloadCsv)}</a>
+<a href="${e(standardHref)}" download>${e(text.downloadStandardCsv)}</a></p>`;
 }
