@@ -68,6 +68,11 @@ export {
   type PaymentsFilter,
 } from './payments/payments-list.ts';
 export { CheckoutView, PAYMENT_WINDOW_MS } from './payments/checkout.ts';
+export {
+  actionCodeOfDecline,
+  declinedWithCode,
+  FailureReasons,
+} from './payments/failure-reasons.ts';
 
 // Payments made at a partner's agency: product lookups and the attempts they start.
 export { AttemptSource, AttemptStartRequest, PartnerProduct } from './agency.ts';

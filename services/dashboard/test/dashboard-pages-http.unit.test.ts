@@ -151,7 +151,7 @@ describe('the payments list', () => {
           limit: 25,
           status: 'success',
           referencePrefix: 'INV-',
-          createdTo: '2026-12-01T00:00:00.000Z',
+          createdTo: '2026-11-30T23:00:00.000Z',
         },
       },
     ]);
@@ -279,6 +279,30 @@ describe('a payment', () => {
       paymentId: PAYMENT_ID,
       merchantId: MERCHANT,
     });
+  });
+
+  it('says an unpaid payment is to pay, and why a payment failed, in the page language', async () => {
+    const unpaid = { ...payment, status: 'created', paidAt: null, orderId: null };
+    const h = await harness('fr', { ...answers, 'payments.get': () => unpaid });
+    const html = (await h.app.inject(`/dashboard/payments/${PAYMENT_ID}`)).body;
+    expect(html).toContain('Total à payer');
+    expect(html).not.toContain('Total payé par le client');
+    expect(html).toContain('En attente de paiement');
+
+    const reasons: [string, string][] = [
+      ['cancelled', 'Annulé par le commerçant'],
+      ['expired', 'Le délai de paiement a expiré avant le paiement'],
+      ['declined (action code 208)', 'Refusé par le réseau de cartes (code 208)'],
+      // The network's own words (in the payment's language) are shown as they came.
+      ['بطاقة مفقودة', 'Le réseau de cartes a répondu : <bdi>بطاقة مفقودة</bdi>'],
+    ];
+    for (const [failureReason, shown] of reasons) {
+      const failed = { ...payment, status: 'failed', paidAt: null, failureReason };
+      const page = await harness('fr', { ...answers, 'payments.get': () => failed });
+      const body = (await page.app.inject(`/dashboard/payments/${PAYMENT_ID}`)).body;
+      expect(body, failureReason).toContain(shown);
+      await page.app.close();
+    }
   });
 
   it("another merchant's payment (or a made-up id) is a 404 page", async () => {

@@ -8,6 +8,8 @@ import { parseRefundAmount } from '../src/pages/refund-amount.ts';
 import { barChartSvg } from '../src/pages/report-chart.ts';
 import { dateTime } from '../src/pages/format.ts';
 import { formatDateTime } from '../src/format.ts';
+import { money } from '../src/pages/format.ts';
+import { PaymentsMessages } from '../src/pages/payments-messages.ts';
 
 describe('the report chart (SVG drawn on the server)', () => {
   const bars = [
@@ -98,7 +100,7 @@ describe('the refund amount typed in DZD', () => {
 });
 
 describe('the payments filter form', () => {
-  it('maps the form to the API filter: prefix, an included "until" day, metadata', () => {
+  it('maps the form to the API filter: prefix, an included "until" day in Algiers, metadata', () => {
     const form = filterFormOf({
       status: 'success',
       reference: 'INV-',
@@ -114,8 +116,9 @@ describe('the payments filter form', () => {
       filter: {
         status: 'success',
         referencePrefix: 'INV-',
-        createdFrom: '2026-11-01T00:00:00.000Z',
-        createdTo: '2026-12-01T00:00:00.000Z',
+        // Days are Algiers days (UTC+01:00), as the lists and reports count them.
+        createdFrom: '2026-10-31T23:00:00.000Z',
+        createdTo: '2026-11-30T23:00:00.000Z',
         metadataKey: 'order',
         metadataValue: '42',
       },
@@ -264,5 +267,14 @@ describe('dates and times on every page', () => {
       expect(text, language).not.toMatch(/PM|AM|م|ص/);
       expect(text, language).toBe(formatDateTime(new Date(at), language));
     }
+  });
+});
+
+describe('sentences ending with an amount', () => {
+  it('end with one period, also in Arabic where the amount brings its own', () => {
+    const arabic = PaymentsMessages.ar.refundDone(money(150_050, 'ar'));
+    expect(arabic.replace(/[\u200e\u200f]/gu, '')).toMatch(/د\.ج\.$/);
+    expect(arabic.replace(/[\u200e\u200f]/gu, '')).not.toContain('..');
+    expect(PaymentsMessages.fr.refundDone(money(150_050, 'fr'))).toMatch(/DA\.$/);
   });
 });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  actionCodeOfDecline,
+  FailureReasons,
   Rpc,
   type DeliveryView,
   type Language,
@@ -85,6 +87,22 @@ interface PaymentPageView {
 const time = (iso: string, language: Language) =>
   `<time datetime="${e(iso)}">${e(dateTime(iso, language))}</time>`;
 
+/**
+ * The failure reasons dzpay writes, in the page's language; a card network's own words
+ * (in the payment's language) are shown as they came, isolated from the page's direction.
+ */
+function failureReasonHtml(reason: string, text: PaymentsText): string {
+  const known = text.failureReasons;
+  if (reason === FailureReasons.expired) return e(known.expired);
+  if (reason === FailureReasons.cancelled) return e(known.cancelled);
+  if (reason === FailureReasons.alreadyPaid) return e(known.alreadyPaid);
+  if (reason === FailureReasons.registrationFailed) return e(known.registration);
+  if (reason === FailureReasons.declined) return e(known.declined);
+  const code = actionCodeOfDecline(reason);
+  if (code) return e(known.declinedCode(code));
+  return `${e(known.networkSaid)} <bdi>${e(reason)}</bdi>`;
+}
+
 function detailsHtml(payment: PaymentView, text: PaymentsText, language: Language): string {
   const rows: [string, string | null][] = [
     [text.reference, e(payment.reference)],
@@ -95,7 +113,8 @@ function detailsHtml(payment: PaymentView, text: PaymentsText, language: Languag
     [text.amount, e(money(payment.amount, language))],
     // The merchant API's fees are whole DZD.
     [text.fees, e(money(payment.fees * 100, language))],
-    [text.total, e(money(payment.total, language))],
+    // Paid or not yet: the same amount, said as what happened.
+    [payment.paidAt ? text.total : text.totalDue, e(money(payment.total, language))],
     [
       text.refundedAmount,
       payment.refundedAmount > 0 ? e(money(payment.refundedAmount, language)) : null,
@@ -106,7 +125,10 @@ function detailsHtml(payment: PaymentView, text: PaymentsText, language: Languag
     [text.orderId, payment.orderId ? `<code>${e(payment.orderId)}</code>` : null],
     [text.approvalCode, payment.approvalCode ? e(payment.approvalCode) : null],
     [text.maskedPan, payment.maskedPan ? `<bdi dir="ltr">${e(payment.maskedPan)}</bdi>` : null],
-    [text.failureReason, payment.failureReason ? e(payment.failureReason) : null],
+    [
+      text.failureReason,
+      payment.failureReason ? failureReasonHtml(payment.failureReason, text) : null,
+    ],
     [text.payerLanguage, e(text.languages[payment.language])],
     [
       text.successUrl,

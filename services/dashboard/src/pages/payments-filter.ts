@@ -56,6 +56,15 @@ function dayAfter(value: string): string {
   return next.toISOString().slice(0, 10);
 }
 
+/**
+ * The instant a `YYYY-MM-DD` day starts in Algiers (UTC+01:00 all year): the form's days
+ * are the merchant's days, as the lists and the daily report count them. Anything else
+ * goes to the API as typed (it says why it refuses it).
+ */
+function algiersDayStart(value: string): string {
+  return DAY.test(value) ? `${value}T00:00:00+01:00` : value;
+}
+
 /** Checks the form with the API's own rules (the same messages, the same limits). */
 export function listFilterOf(form: FilterForm): FilterOutcome {
   const query: Record<string, string> = {};
@@ -63,8 +72,8 @@ export function listFilterOf(form: FilterForm): FilterOutcome {
   if (form.channel) query.channel = form.channel;
   if (form.reference)
     query[form.match === 'prefix' ? 'referencePrefix' : 'reference'] = form.reference;
-  if (form.createdFrom) query.createdFrom = form.createdFrom;
-  if (form.createdTo) query.createdTo = dayAfter(form.createdTo);
+  if (form.createdFrom) query.createdFrom = algiersDayStart(form.createdFrom);
+  if (form.createdTo) query.createdTo = algiersDayStart(dayAfter(form.createdTo));
   // One without the other is refused by the API's rule, which names the missing one.
   if (form.metadataKey) query.metadataKey = form.metadataKey;
   if (form.metadataValue) query.metadataValue = form.metadataValue;

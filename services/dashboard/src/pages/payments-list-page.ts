@@ -115,7 +115,7 @@ ${input('createdFrom', text.createdFrom, 'date')}
 ${input('createdTo', text.createdTo, 'date')}
 ${input('metadataKey', text.metadataKey, 'text', ' maxlength="255" autocomplete="off"')}
 ${input('metadataValue', text.metadataValue, 'text', ' maxlength="1000" autocomplete="off"')}
-<p class="muted">${e(text.datesUtc)}</p>
+<p class="muted">${e(text.datesAlgiers)}</p>
 <div class="actions"><button type="submit">${e(text.apply)}</button> <a href="${DashboardPaths.payments}">${e(text.clear)}</a></div>
 </form></details>`;
 }

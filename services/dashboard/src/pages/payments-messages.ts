@@ -1,4 +1,5 @@
 import type { CheckoutStatus, Language, WebhookType } from '@dzpay/contracts';
+import { endSentence } from '../sentence.ts';
 
 /** The texts of the payments list and of a payment's page, in the dashboard's three languages. */
 
@@ -20,7 +21,7 @@ const en = {
   createdTo: 'Created until (included)',
   metadataKey: 'Metadata key',
   metadataValue: 'Metadata value',
-  datesUtc: 'Days are counted in UTC.',
+  datesAlgiers: 'Days are counted in Algiers time.',
   apply: 'Apply',
   clear: 'Clear the filters',
   amount: 'Amount',
@@ -37,6 +38,7 @@ const en = {
   id: 'Payment id',
   fees: 'Fees',
   total: 'Total paid by the payer',
+  totalDue: 'Total to pay',
   refundedAmount: 'Refunded',
   paidAt: 'Paid at',
   expiresAt: 'Checkout expires at',
@@ -44,6 +46,15 @@ const en = {
   approvalCode: 'Approval code',
   maskedPan: 'Card',
   failureReason: 'Failure reason',
+  failureReasons: {
+    expired: 'The payment window ended before the payer paid',
+    cancelled: 'Cancelled by the merchant',
+    alreadyPaid: 'Another attempt of this sale was paid first; this charge is refunded',
+    registration: 'The card network could not be reached to open the payment',
+    declined: 'Declined by the card network',
+    declinedCode: (code: string) => `Declined by the card network (code ${code})`,
+    networkSaid: 'The card network said:',
+  },
   metadata: 'Metadata',
   payerLanguage: 'Payer language',
   successUrl: 'Success URL',
@@ -69,9 +80,9 @@ const en = {
   refund: 'Refund',
   refundAmount: 'Amount to refund (DZD)',
   refundHint: (max: string) =>
-    `Partial refunds are allowed. Leave empty to refund all that is left: ${max}.`,
+    endSentence(`Partial refunds are allowed. Leave empty to refund all that is left: ${max}`),
   refundSubmit: 'Refund',
-  refundDone: (amount: string) => `Refunded: ${amount}.`,
+  refundDone: (amount: string) => endSentence(`Refunded: ${amount}`),
   refundPending: (amount: string) =>
     `Refund of ${amount} asked: the card network has not confirmed it yet. It shows here once it does; it is never asked twice.`,
   cancel: 'Cancel the payment',
@@ -102,7 +113,7 @@ const en = {
   unavailable: 'The service is temporarily unavailable; try again in a moment.',
   refused: (message: string) => `Refused: ${message}`,
   statuses: {
-    created: 'Created',
+    created: 'Awaiting payment',
     processing: 'Processing',
     success: 'Paid',
     failed: 'Failed',
@@ -144,7 +155,7 @@ const fr: PaymentsText = {
   createdTo: 'Créé jusqu’au (inclus)',
   metadataKey: 'Clé de métadonnée',
   metadataValue: 'Valeur de métadonnée',
-  datesUtc: 'Les jours sont comptés en UTC.',
+  datesAlgiers: 'Les jours sont comptés à l’heure d’Alger.',
   apply: 'Appliquer',
   clear: 'Effacer les filtres',
   amount: 'Montant',
@@ -161,6 +172,7 @@ const fr: PaymentsText = {
   id: 'Identifiant du paiement',
   fees: 'Frais',
   total: 'Total payé par le client',
+  totalDue: 'Total à payer',
   refundedAmount: 'Remboursé',
   paidAt: 'Payé le',
   expiresAt: 'Le lien expire le',
@@ -168,6 +180,15 @@ const fr: PaymentsText = {
   approvalCode: 'Code d’autorisation',
   maskedPan: 'Carte',
   failureReason: 'Motif de l’échec',
+  failureReasons: {
+    expired: 'Le délai de paiement a expiré avant le paiement',
+    cancelled: 'Annulé par le commerçant',
+    alreadyPaid: 'Une autre tentative de cette vente a été payée avant ; ce débit est remboursé',
+    registration: 'Le réseau de cartes était injoignable à l’ouverture du paiement',
+    declined: 'Refusé par le réseau de cartes',
+    declinedCode: (code) => `Refusé par le réseau de cartes (code ${code})`,
+    networkSaid: 'Le réseau de cartes a répondu :',
+  },
   metadata: 'Métadonnées',
   payerLanguage: 'Langue du client',
   successUrl: 'URL de succès',
@@ -194,9 +215,11 @@ const fr: PaymentsText = {
   refund: 'Remboursement',
   refundAmount: 'Montant à rembourser (DZD)',
   refundHint: (max) =>
-    `Un remboursement partiel est possible. Laissez vide pour rembourser tout le reste : ${max}.`,
+    endSentence(
+      `Un remboursement partiel est possible. Laissez vide pour rembourser tout le reste : ${max}`,
+    ),
   refundSubmit: 'Rembourser',
-  refundDone: (amount) => `Remboursé : ${amount}.`,
+  refundDone: (amount) => endSentence(`Remboursé : ${amount}`),
   refundPending: (amount) =>
     `Remboursement de ${amount} demandé : le réseau de cartes ne l’a pas encore confirmé. Il s’affichera ici dès qu’il le fera ; il n’est jamais demandé deux fois.`,
   cancel: 'Annuler le paiement',
@@ -228,7 +251,7 @@ const fr: PaymentsText = {
   unavailable: 'Le service est momentanément indisponible ; réessayez dans un instant.',
   refused: (message) => `Refusé : ${message}`,
   statuses: {
-    created: 'Créé',
+    created: 'En attente de paiement',
     processing: 'En cours',
     success: 'Payé',
     failed: 'Échoué',
@@ -262,7 +285,7 @@ const ar: PaymentsText = {
   createdTo: 'أنشئ حتى (ضمنا)',
   metadataKey: 'مفتاح البيانات الوصفية',
   metadataValue: 'قيمة البيانات الوصفية',
-  datesUtc: 'تحسب الأيام بالتوقيت العالمي المنسق (UTC).',
+  datesAlgiers: 'تحسب الأيام بتوقيت الجزائر.',
   apply: 'تطبيق',
   clear: 'مسح عوامل التصفية',
   amount: 'المبلغ',
@@ -279,6 +302,7 @@ const ar: PaymentsText = {
   id: 'معرف الدفعة',
   fees: 'الرسوم',
   total: 'المجموع الذي دفعه الزبون',
+  totalDue: 'المجموع المستحق',
   refundedAmount: 'المبلغ المسترد',
   paidAt: 'تاريخ الدفع',
   expiresAt: 'ينتهي رابط الدفع في',
@@ -286,6 +310,15 @@ const ar: PaymentsText = {
   approvalCode: 'رمز الموافقة',
   maskedPan: 'البطاقة',
   failureReason: 'سبب الفشل',
+  failureReasons: {
+    expired: 'انتهت مهلة الدفع قبل أن يدفع الزبون',
+    cancelled: 'ألغاه التاجر',
+    alreadyPaid: 'دُفعت محاولة أخرى لهذا البيع قبلها؛ يُسترد هذا المبلغ',
+    registration: 'تعذر الوصول إلى شبكة البطاقات عند فتح الدفع',
+    declined: 'رفضته شبكة البطاقات',
+    declinedCode: (code) => `رفضته شبكة البطاقات (الرمز ${code})`,
+    networkSaid: 'ردّت شبكة البطاقات:',
+  },
   metadata: 'البيانات الوصفية',
   payerLanguage: 'لغة الزبون',
   successUrl: 'رابط النجاح',
@@ -310,9 +343,10 @@ const ar: PaymentsText = {
   partUnavailable: 'لا يمكن عرض هذا الجزء حاليا؛ أعد تحميل الصفحة بعد قليل.',
   refund: 'الاسترداد',
   refundAmount: 'المبلغ المراد استرداده (دج)',
-  refundHint: (max) => `يمكن الاسترداد الجزئي. اترك الخانة فارغة لاسترداد كل المتبقي: ${max}.`,
+  refundHint: (max) =>
+    endSentence(`يمكن الاسترداد الجزئي. اترك الخانة فارغة لاسترداد كل المتبقي: ${max}`),
   refundSubmit: 'استرداد',
-  refundDone: (amount) => `تم استرداد ${amount}.`,
+  refundDone: (amount) => endSentence(`تم استرداد ${amount}`),
   refundPending: (amount) =>
     `طُلب استرداد ${amount}: لم تؤكده شبكة البطاقات بعد. سيظهر هنا حين تؤكده، ولا يُطلب مرتين أبدًا.`,
   cancel: 'إلغاء الدفعة',
@@ -343,7 +377,7 @@ const ar: PaymentsText = {
   unavailable: 'الخدمة غير متاحة مؤقتا؛ حاول بعد قليل.',
   refused: (message) => `مرفوض: ${message}`,
   statuses: {
-    created: 'منشأة',
+    created: 'بانتظار الدفع',
     processing: 'قيد المعالجة',
     success: 'مدفوعة',
     failed: 'فاشلة',

@@ -1,4 +1,5 @@
 import { QrMessages, type Language, type QrConfigState } from '@dzpay/contracts';
+import { endSentence } from '../sentence.ts';
 
 /** The texts of the QR code pages, in the dashboard's three languages. */
 
@@ -57,7 +58,8 @@ const en = {
     [QrMessages.expiresAtIso]: 'The expiry date is not a valid date.',
     [QrMessages.expiresAtFuture]: 'The expiry must be in the future.',
   } as Record<string, string>,
-  amountRange: (min: string, max: string) => `Each amount must be between ${min} and ${max}.`,
+  amountRange: (min: string, max: string) =>
+    endSentence(`Each amount must be between ${min} and ${max}`),
 };
 
 export type QrText = typeof en;
@@ -113,7 +115,7 @@ const fr: QrText = {
     [QrMessages.expiresAtIso]: 'La date d’expiration n’est pas une date valide.',
     [QrMessages.expiresAtFuture]: 'La date d’expiration doit être dans le futur.',
   },
-  amountRange: (min, max) => `Chaque montant doit être compris entre ${min} et ${max}.`,
+  amountRange: (min, max) => endSentence(`Chaque montant doit être compris entre ${min} et ${max}`),
 };
 
 const ar: QrText = {
@@ -167,7 +169,7 @@ const ar: QrText = {
     [QrMessages.expiresAtIso]: 'تاريخ الانتهاء غير صالح.',
     [QrMessages.expiresAtFuture]: 'يجب أن يكون تاريخ الانتهاء في المستقبل.',
   },
-  amountRange: (min, max) => `يجب أن يكون كل مبلغ بين ${min} و${max}.`,
+  amountRange: (min, max) => endSentence(`يجب أن يكون كل مبلغ بين ${min} و${max}`),
 };
 
 export const QrPageMessages: Record<Language, QrText> = { ar, fr, en };

@@ -1,3 +1,4 @@
+import { declinedWithCode, FailureReasons } from '@dzpay/contracts';
 import type { CardOrderStatus } from './card-order.ts';
 import { EXPIRED } from './checkout-status.ts';
 
@@ -72,6 +73,6 @@ export function cardOutcome(
 /** A short, stable reason: the card network's text when it gave one, else its code. */
 function declineReason(order: CardOrderStatus): string {
   if (order.description) return order.description;
-  if (order.actionCode !== null) return `declined (action code ${order.actionCode})`;
-  return 'declined';
+  if (order.actionCode !== null) return declinedWithCode(order.actionCode);
+  return FailureReasons.declined;
 }

@@ -1,16 +1,16 @@
-import type { CheckoutStatus, PaymentStatus } from '@dzpay/contracts';
+import { FailureReasons, type CheckoutStatus, type PaymentStatus } from '@dzpay/contracts';
 
 /** Why an attempt failed when the payment window closed before it was paid. */
-export const EXPIRED = 'expired';
+export const EXPIRED = FailureReasons.expired;
 
 /** Why an attempt failed when its merchant cancelled it before it was paid. */
-export const CANCELLED = 'cancelled';
+export const CANCELLED = FailureReasons.cancelled;
 
 /**
  * Why an attempt failed although its card was charged: another attempt of the same sale
  * succeeded first. The charge is refunded.
  */
-export const ALREADY_PAID = 'already paid';
+export const ALREADY_PAID = FailureReasons.alreadyPaid;
 
 /**
  * The hosted-checkout API's status of an attempt: internal `pending` reads `created`,

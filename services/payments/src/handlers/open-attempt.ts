@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Language, MerchantTerms, ReferenceKind } from '@dzpay/contracts';
+import {
+  FailureReasons,
+  type Language,
+  type MerchantTerms,
+  type ReferenceKind,
+} from '@dzpay/contracts';
 import { AppError, type Logger } from '@dzpay/platform';
 import { CardNetworkError, type CardNetwork } from '../adapters/cardnet/card-network.ts';
 import type { Lease, PaymentsRepository } from '../adapters/payments-repository.ts';
@@ -41,7 +46,7 @@ export interface AttemptSpec {
 }
 
 /** Why an attempt failed when the card network did not register its order. */
-const REGISTRATION_FAILED = 'card network unavailable at registration';
+const REGISTRATION_FAILED = FailureReasons.registrationFailed;
 
 const DEFAULT_LEASE_MS = 10_000;
 /** A registration still running after this is hung: its lease ends (the settlement's bound). */
