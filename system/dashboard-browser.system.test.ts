@@ -157,6 +157,11 @@ describe('the merchant dashboard in Chromium', () => {
         const before = await paymentOverApi();
         await page.fill('#refund-amount', '500.25');
         await page.locator('form.refund button[type="submit"]').click();
+        // Never one click: a confirmation says the amount, the fee and what is left.
+        await page.waitForURL((url) => url.pathname.endsWith('/refund/confirm'));
+        expect(await page.locator('#confirm-refund').textContent()).toBe(en.refundConfirmTitle);
+        expect((await paymentOverApi()).refundedAmount).toBe(before.refundedAmount);
+        await page.locator('form.refund-confirm button[type="submit"]').click();
         await page.waitForURL((url) => url.pathname === `/dashboard/payments/${paymentId}`);
         expect(await flashText(page)).toBe(en.refundDone('DZD\u00a0500.25'));
         expect((await paymentOverApi()).refundedAmount).toBe(before.refundedAmount + 50_025);

@@ -7,6 +7,7 @@ import type { DashboardDeps } from '../src/settings.ts';
 import type { PageContext, PageKit } from '../src/page-kit.ts';
 import type { Ask } from '../src/pages/ask.ts';
 import { registerDataPages } from '../src/pages/index.ts';
+import { PaymentsMessages } from '../src/pages/payments-messages.ts';
 
 /**
  * The data pages over a stand-in of the dashboard's core (a fixed session, a bare
@@ -271,7 +272,7 @@ describe('a payment', () => {
     expect(html).toContain(
       `action="/dashboard/payments/${PAYMENT_ID}/deliveries/22222222-2222-4222-8222-222222222222/replay"`,
     );
-    expect(html).toContain(`action="/dashboard/payments/${PAYMENT_ID}/refund"`);
+    expect(html).toContain(`action="/dashboard/payments/${PAYMENT_ID}/refund/confirm"`);
     expect(html).toContain(`action="/dashboard/payments/${PAYMENT_ID}/receipt"`);
     expect(html).not.toContain('/cancel"');
     expect(html.match(/name="_csrf"/g)).toHaveLength(3);
@@ -334,7 +335,7 @@ describe('a payment', () => {
     const response = await h.app.inject({
       method: 'POST',
       url: `/dashboard/payments/${PAYMENT_ID}/refund`,
-      ...form({ _csrf: 'tok', amount: '500,25', idempotencyKey: 'k-1' }),
+      ...form({ _csrf: 'tok', amount: '500,25', idempotencyKey: 'k-1', confirmed: 'yes' }),
     });
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe(`/dashboard/payments/${PAYMENT_ID}`);
@@ -361,7 +362,7 @@ describe('a payment', () => {
     await h.app.inject({
       method: 'POST',
       url: `/dashboard/payments/${PAYMENT_ID}/refund`,
-      ...form({ _csrf: 'tok', amount: '500', idempotencyKey: 'k-2' }),
+      ...form({ _csrf: 'tok', amount: '500', idempotencyKey: 'k-2', confirmed: 'yes' }),
     });
     expect(h.flashes).toHaveLength(1);
     expect(h.flashes[0]!.kind).toBe('ok');
@@ -373,7 +374,7 @@ describe('a payment', () => {
     await h.app.inject({
       method: 'POST',
       url: `/dashboard/payments/${PAYMENT_ID}/refund`,
-      ...form({ _csrf: 'tok', amount: '1,500' }),
+      ...form({ _csrf: 'tok', amount: '1,500', confirmed: 'yes' }),
     });
     expect(h.asked.filter((a) => a.subject === 'payments.refund')).toHaveLength(0);
     expect(h.flashes.map((f) => f.kind)).toEqual(['error']);
@@ -393,17 +394,17 @@ describe('a payment', () => {
     await h.app.inject({
       method: 'POST',
       url: `/dashboard/payments/${PAYMENT_ID}/refund`,
-      ...form({ amount: '99999' }),
+      ...form({ amount: '99999', confirmed: 'yes' }),
     });
     await h.app.inject({
       method: 'POST',
       url: `/dashboard/payments/${PAYMENT_ID}/refund`,
-      ...form({ amount: '1,005.5.0' }),
+      ...form({ amount: '1,005.5.0', confirmed: 'yes' }),
     });
     await h.app.inject({
       method: 'POST',
       url: `/dashboard/payments/${PAYMENT_ID}/refund`,
-      ...form({ amount: '10' }),
+      ...form({ amount: '10', confirmed: 'yes' }),
     });
     expect(h.asked.filter((a) => a.subject === 'payments.refund')).toHaveLength(1);
     expect(h.flashes).toEqual([
@@ -414,6 +415,49 @@ describe('a payment', () => {
       },
       { kind: 'error', text: 'Only a successful payment can be refunded.' },
     ]);
+  });
+
+  it('a refund is never one click: the form leads to a confirmation, only that refunds', async () => {
+    const h = await harness('fr', {
+      ...answers,
+      'payments.refund': (request) => ({
+        ...payment,
+        refund: { id: PAYMENT_ID, amount: request.amount, status: 'succeeded' },
+      }),
+    });
+    const confirm = await h.app.inject({
+      method: 'POST',
+      url: `/dashboard/payments/${PAYMENT_ID}/refund/confirm`,
+      ...form({ _csrf: 'tok', amount: '500,25', idempotencyKey: 'k-9' }),
+    });
+    expect(confirm.statusCode).toBe(200);
+    const page = confirm.body;
+    expect(page).toContain('Confirmer le remboursement');
+    expect(page).toContain('Rembourser 500,25\u00a0DA');
+    expect(page).toContain('Total payé par le client</dt><dd>1\u202f550,50\u00a0DA');
+    expect(page).toContain('frais dzpay de 50,00\u00a0DA');
+    expect(page).toContain('Reste à rembourser après celui-ci</dt><dd>1\u202f050,25\u00a0DA');
+    expect(page).toContain('name="amount" value="500.25"');
+    expect(page).toContain('name="idempotencyKey" value="k-9"');
+    expect(page).toContain('name="confirmed" value="yes"');
+    expect(h.asked.filter((a) => a.subject === 'payments.refund')).toHaveLength(0);
+
+    // Sent straight to /refund (an old page, a forged form): refused, nothing refunded.
+    await h.app.inject({
+      method: 'POST',
+      url: `/dashboard/payments/${PAYMENT_ID}/refund`,
+      ...form({ _csrf: 'tok', amount: '500,25', idempotencyKey: 'k-9' }),
+    });
+    expect(h.asked.filter((a) => a.subject === 'payments.refund')).toHaveLength(0);
+    expect(h.flashes).toEqual([{ kind: 'error', text: PaymentsMessages.fr.refundUnconfirmed }]);
+    // A blank amount is asked again at the first step.
+    const blank = await h.app.inject({
+      method: 'POST',
+      url: `/dashboard/payments/${PAYMENT_ID}/refund/confirm`,
+      ...form({ _csrf: 'tok', amount: '' }),
+    });
+    expect(blank.statusCode).toBe(303);
+    expect(h.flashes[1]!.text).toMatch(/^Saisissez le montant à rembourser/);
   });
 
   it('replay, cancel and receipt ask their operation with the scope', async () => {

@@ -10,6 +10,7 @@ import { dateTime } from '../src/pages/format.ts';
 import { formatDateTime } from '../src/format.ts';
 import { money } from '../src/pages/format.ts';
 import { PaymentsMessages } from '../src/pages/payments-messages.ts';
+import { statusLabel } from '../src/pages/status-label.ts';
 
 describe('the report chart (SVG drawn on the server)', () => {
   const bars = [
@@ -74,9 +75,24 @@ describe('the refund amount typed in DZD', () => {
     expect(parseRefundAmount('1\u202f000.10', 1_000_000)).toEqual({ ok: true, centimes: 100_010 });
   });
 
-  it('blank means everything that is left', () => {
-    expect(parseRefundAmount(undefined, 500)).toEqual({ ok: true, centimes: undefined });
-    expect(parseRefundAmount('  ', 500)).toEqual({ ok: true, centimes: undefined });
+  it('a blank is refused: a refund always names its amount', () => {
+    expect(parseRefundAmount(undefined, 500)).toEqual({ ok: false, reason: 'missing' });
+    expect(parseRefundAmount('  ', 500)).toEqual({ ok: false, reason: 'missing' });
+  });
+
+  it('reads an amount copied from the page, currency and direction marks included', () => {
+    const arabic = money(150_050, 'ar'); // "‏1.500,50 د.ج.‏"
+    expect(parseRefundAmount(arabic, 1_000_000)).toEqual({ ok: true, centimes: 150_050 });
+    expect(parseRefundAmount(money(150_050, 'fr'), 1_000_000)).toEqual({
+      ok: true,
+      centimes: 150_050,
+    });
+    expect(parseRefundAmount(money(150_050, 'en'), 1_000_000)).toEqual({
+      ok: true,
+      centimes: 150_050,
+    });
+    expect(parseRefundAmount('1 500,50 DA', 1_000_000)).toEqual({ ok: true, centimes: 150_050 });
+    expect(parseRefundAmount('DA', 1_000_000)).toEqual({ ok: false, reason: 'invalid' });
   });
 
   it('reads the grouping of either language, the last mark being the decimal one', () => {
@@ -276,5 +292,17 @@ describe('sentences ending with an amount', () => {
     expect(arabic.replace(/[\u200e\u200f]/gu, '')).toMatch(/د\.ج\.$/);
     expect(arabic.replace(/[\u200e\u200f]/gu, '')).not.toContain('..');
     expect(PaymentsMessages.fr.refundDone(money(150_050, 'fr'))).toMatch(/DA\.$/);
+  });
+});
+
+describe('a status as the pages name it', () => {
+  it('says a paid payment is partly refunded once part of it is', () => {
+    const fr = PaymentsMessages.fr;
+    expect(statusLabel({ status: 'success', refundedAmount: 0 }, fr)).toBe('Payé');
+    expect(statusLabel({ status: 'success', refundedAmount: 5 }, fr)).toBe('Remboursé en partie');
+    expect(statusLabel({ status: 'refunded', refundedAmount: 500 }, fr)).toBe(fr.statuses.refunded);
+    expect(statusLabel({ status: 'created', refundedAmount: 0 }, PaymentsMessages.ar)).toBe(
+      'بانتظار الدفع',
+    );
   });
 });

@@ -13,7 +13,7 @@ export type TypedDzd =
  * than guessed: money is never read a thousand times off.
  */
 export function parseTypedDzd(typed: string): TypedDzd {
-  const text = typed.replace(/[\s\u00a0\u202f]/g, '');
+  const text = withoutCurrency(typed).replace(/[\s\u00a0\u202f]/g, '');
   if (!/^[\d.,]+$/.test(text)) return { ok: false, reason: 'invalid' };
   const marks = [...text.matchAll(/[.,]/g)].map((m) => ({ mark: m[0], at: m.index }));
   const kinds = new Set(marks.map((m) => m.mark));
@@ -46,4 +46,16 @@ export function parseTypedDzd(typed: string): TypedDzd {
 function groupedByThree(text: string, mark: string): boolean {
   const [first, ...rest] = text.split(mark);
   return /^\d{1,3}$/.test(first!) && rest.every((group) => /^\d{3}$/.test(group));
+}
+
+/**
+ * The amount alone, as the pages write it in every language ("1 500,50 DA",
+ * "DZD 1,500.50", "‏1.500,50 د.ج.‏"): copied back into a form, it must read as typed.
+ * Direction marks and the currency's names go; a trailing period belongs to "د.ج.".
+ */
+function withoutCurrency(typed: string): string {
+  return typed
+    .replace(/[\u200e\u200f\u061c]/gu, '')
+    .replace(/د\.ج\.?|دج|\bDZD\b|\bDA\b/giu, '')
+    .trim();
 }

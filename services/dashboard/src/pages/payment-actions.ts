@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { EmailReceiptBody, Language, Rpc } from '@dzpay/contracts';
+import { createHash, randomUUID } from 'node:crypto';
+import { EmailReceiptBody, Language, Rpc, type PaymentView } from '@dzpay/contracts';
 import { AppError } from '@dzpay/platform';
 import { DashboardPaths } from '../navigation.ts';
 import type { PageContext, PageKit } from '../page-kit.ts';
@@ -7,8 +7,9 @@ import type { Ask } from './ask.ts';
 import { fieldOf } from './form.ts';
 import { money } from './format.ts';
 import { paymentPath } from './payments-list-page.ts';
-import { PaymentsMessages } from './payments-messages.ts';
+import { PaymentsMessages, type PaymentsText } from './payments-messages.ts';
 import { parseRefundAmount } from './refund-amount.ts';
+import { refundConfirmHtml } from './refund-confirm.ts';
 import { refusalText } from './refusal.ts';
 
 type Params = { id: string; deliveryId?: string };
@@ -21,24 +22,61 @@ type Params = { id: string; deliveryId?: string };
 export function registerPaymentActions(kit: PageKit, ask: Ask): void {
   const base = `${DashboardPaths.payments}/:id`;
 
+  /** The typed amount read against what is left, or the reason it is refused. */
+  const refundAmountOf = (context: PageContext, payment: PaymentView, text: PaymentsText) => {
+    const typed = fieldOf(context.request.body, 'amount');
+    const left = money(payment.total - payment.refundedAmount, context.language);
+    const parsed = parseRefundAmount(typed, payment.total - payment.refundedAmount);
+    if (parsed.ok) return parsed.centimes;
+    if (parsed.reason === 'missing') return refuse(text.amountMissing(left));
+    if (parsed.reason === 'invalid') return refuse(text.amountInvalid);
+    if (parsed.reason === 'ambiguous') return refuse(text.amountAmbiguous(typed ?? ''));
+    return refuse(text.amountTooLarge(left));
+  };
+
+  // A refund is never one click: the payment's form leads here, to the amount, the fee
+  // and what is left, and only this page's form makes it.
+  kit.post(`${base}/refund/confirm`, async (context) => {
+    const { id } = context.request.params as Params;
+    const text = PaymentsMessages[context.language];
+    try {
+      const payment = await ask(Rpc.paymentsGet, { ...context.scope, id });
+      const centimes = refundAmountOf(context, payment, text);
+      return context.page(
+        text.refundConfirmTitle,
+        refundConfirmHtml(
+          {
+            payment,
+            centimes,
+            idempotencyKey: fieldOf(context.request.body, 'idempotencyKey') ?? randomUUID(),
+            csrfField: context.csrfField(),
+            language: context.language,
+          },
+          text,
+        ),
+      );
+    } catch (error) {
+      await context.flash(
+        'error',
+        error instanceof FormRefusal ? error.message : refusalText(error, context.language),
+      );
+      await context.reply.redirect(paymentPath(id), 303);
+      return;
+    }
+  });
+
   kit.post(`${base}/refund`, (context) =>
     act(context, async (id, text) => {
+      if (fieldOf(context.request.body, 'confirmed') !== 'yes')
+        return refuse(text.refundUnconfirmed);
       const payment = await ask(Rpc.paymentsGet, { ...context.scope, id });
-      const typed = fieldOf(context.request.body, 'amount');
-      const parsed = parseRefundAmount(typed, payment.total - payment.refundedAmount);
-      if (!parsed.ok) {
-        if (parsed.reason === 'invalid') return refuse(text.amountInvalid);
-        if (parsed.reason === 'ambiguous') return refuse(text.amountAmbiguous(typed ?? ''));
-        return refuse(
-          text.amountTooLarge(money(payment.total - payment.refundedAmount, context.language)),
-        );
-      }
+      const centimes = refundAmountOf(context, payment, text);
       const key = fieldOf(context.request.body, 'idempotencyKey');
       const refunded = await ask(Rpc.paymentsRefund, {
         ...context.scope,
         id,
-        ...(parsed.centimes ? { amount: parsed.centimes } : {}),
-        ...(key ? { idempotency: refundIdempotency(key, id, parsed.centimes) } : {}),
+        amount: centimes,
+        ...(key ? { idempotency: refundIdempotency(key, id, centimes) } : {}),
       });
       if (refunded.refund.status === 'pending') {
         return text.refundPending(money(refunded.refund.amount, context.language));
@@ -116,9 +154,9 @@ async function act(
  * The refund's Idempotency-Key: the form's own key, fingerprinted with the payment and
  * the amount, so a double click refunds once and the same form cannot refund another amount.
  */
-function refundIdempotency(key: string, id: string, centimes: number | undefined) {
+function refundIdempotency(key: string, id: string, centimes: number) {
   const fingerprint = createHash('sha256')
-    .update(`dashboard refund ${id} ${centimes ?? 'rest'}`)
+    .update(`dashboard refund ${id} ${centimes}`)
     .digest('hex');
   return { key: `dashboard:${key.slice(0, 200)}`, fingerprint };
 }

@@ -15,6 +15,7 @@ import type { Ask } from './ask.ts';
 import { count, dateTime, money } from './format.ts';
 import { paymentPath } from './payments-list-page.ts';
 import { PaymentsMessages, type PaymentsText } from './payments-messages.ts';
+import { statusLabel } from './status-label.ts';
 import { timelineOf, type TimelineEntry } from './payment-timeline.ts';
 import { refusalText } from './refusal.ts';
 import { tableHtml, type Column } from './table.ts';
@@ -108,7 +109,7 @@ function detailsHtml(payment: PaymentView, text: PaymentsText, language: Languag
     [text.reference, e(payment.reference)],
     [
       text.status,
-      `<span class="status status-${payment.status}">${e(text.statuses[payment.status])}</span>`,
+      `<span class="status status-${payment.status}">${e(statusLabel(payment, text))}</span>`,
     ],
     [text.amount, e(money(payment.amount, language))],
     // The merchant API's fees are whole DZD.
@@ -216,11 +217,11 @@ function actionsHtml(view: PaymentPageView, text: PaymentsText): string {
   const remaining = payment.total - payment.refundedAmount;
   if (payment.status === 'success' && remaining > 0) {
     parts.push(`<section class="card" aria-labelledby="refund"><h2 id="refund">${e(text.refund)}</h2>
-<form method="post" action="${action('refund')}" class="refund">${view.csrfField}
+<form method="post" action="${action('refund/confirm')}" class="refund">${view.csrfField}
 <input type="hidden" name="idempotencyKey" value="${e(view.idempotencyKey)}">
 <div class="field"><label for="refund-amount">${e(text.refundAmount)}</label>
-<input id="refund-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" aria-describedby="refund-hint"></div>
-<p id="refund-hint" class="muted">${e(text.refundHint(money(remaining, language)))}</p>
+<input id="refund-amount" name="amount" type="text" inputmode="decimal" autocomplete="off" required aria-describedby="refund-hint"></div>
+<p id="refund-hint" class="muted">${e(text.refundHint(money(remaining, language), money(payment.fees * 100, language)))}</p>
 <button type="submit">${e(text.refundSubmit)}</button></form></section>`);
   }
   if (payment.status === 'created') {

@@ -19,6 +19,7 @@ import {
   type FilterForm,
 } from './payments-filter.ts';
 import { pageLinks, type PageLinks } from './pagination.ts';
+import { statusLabel } from './status-label.ts';
 import { PaymentsMessages, type PaymentsText } from './payments-messages.ts';
 import { refusalText } from './refusal.ts';
 import { tableHtml, type Column } from './table.ts';
@@ -128,7 +129,7 @@ function paymentColumns(text: PaymentsText, language: Language): Column<PaymentL
     },
     {
       label: text.status,
-      cell: (payment) => `<span class="badge">${e(text.statuses[payment.status])}</span>`,
+      cell: (payment) => `<span class="badge">${e(statusLabel(payment, text))}</span>`,
     },
     { label: text.amount, cell: (payment) => e(money(payment.amount, language)), numeric: true },
     { label: text.channel, cell: (payment) => e(text.channels[payment.channel]) },

@@ -79,9 +79,25 @@ const en = {
   partUnavailable: 'This part cannot be shown right now; reload the page in a moment.',
   refund: 'Refund',
   refundAmount: 'Amount to refund (DZD)',
-  refundHint: (max: string) =>
-    endSentence(`Partial refunds are allowed. Leave empty to refund all that is left: ${max}`),
-  refundSubmit: 'Refund',
+  refundHint: (max: string, fee: string) =>
+    endSentence(
+      `Type the amount to refund, part or all of what is left: at most ${max} (dzpay's fee of ${fee} included)`,
+    ),
+  refundSubmit: 'Review the refund',
+  refundConfirmTitle: 'Confirm the refund',
+  refundConfirmLead: (amount: string, reference: string) =>
+    `Refund ${amount} to the payer of ${reference}? The card network is asked at once; it cannot be undone.`,
+  refundTotalPaid: 'Total paid by the payer',
+  refundFeeIncluded: (fee: string) =>
+    endSentence(
+      `It includes dzpay's fee of ${fee}: refunding all that is left returns the fee to the payer too`,
+    ),
+  refundAlready: 'Already refunded',
+  refundLeftAfter: 'Left to refund after this one',
+  refundConfirmSubmit: (amount: string) => `Refund ${amount}`,
+  refundBack: 'Back to the payment, without refunding',
+  amountMissing: (max: string) => endSentence(`Type the amount to refund: at most ${max}`),
+  refundUnconfirmed: 'A refund is made from its confirmation page only: review it again.',
   refundDone: (amount: string) => endSentence(`Refunded: ${amount}`),
   refundPending: (amount: string) =>
     `Refund of ${amount} asked: the card network has not confirmed it yet. It shows here once it does; it is never asked twice.`,
@@ -112,6 +128,7 @@ const en = {
   endpointMissing: 'Set your webhook URL first (Webhooks page).',
   unavailable: 'The service is temporarily unavailable; try again in a moment.',
   refused: (message: string) => `Refused: ${message}`,
+  partiallyRefunded: 'Partly refunded',
   statuses: {
     created: 'Awaiting payment',
     processing: 'Processing',
@@ -214,11 +231,26 @@ const fr: PaymentsText = {
     'Cette partie ne peut pas être affichée pour le moment ; rechargez la page dans un instant.',
   refund: 'Remboursement',
   refundAmount: 'Montant à rembourser (DZD)',
-  refundHint: (max) =>
+  refundHint: (max, fee) =>
     endSentence(
-      `Un remboursement partiel est possible. Laissez vide pour rembourser tout le reste : ${max}`,
+      `Saisissez le montant à rembourser, une partie ou tout le reste : au plus ${max} (frais dzpay de ${fee} compris)`,
     ),
-  refundSubmit: 'Rembourser',
+  refundSubmit: 'Vérifier le remboursement',
+  refundConfirmTitle: 'Confirmer le remboursement',
+  refundConfirmLead: (amount, reference) =>
+    `Rembourser ${amount} au client de ${reference} ? Le réseau de cartes est sollicité aussitôt ; c’est irréversible.`,
+  refundTotalPaid: 'Total payé par le client',
+  refundFeeIncluded: (fee) =>
+    endSentence(
+      `Il comprend les frais dzpay de ${fee} : rembourser tout le reste rend aussi les frais au client`,
+    ),
+  refundAlready: 'Déjà remboursé',
+  refundLeftAfter: 'Reste à rembourser après celui-ci',
+  refundConfirmSubmit: (amount) => `Rembourser ${amount}`,
+  refundBack: 'Revenir au paiement sans rembourser',
+  amountMissing: (max) => endSentence(`Saisissez le montant à rembourser : au plus ${max}`),
+  refundUnconfirmed:
+    'Un remboursement se fait depuis sa page de confirmation uniquement : vérifiez-le à nouveau.',
   refundDone: (amount) => endSentence(`Remboursé : ${amount}`),
   refundPending: (amount) =>
     `Remboursement de ${amount} demandé : le réseau de cartes ne l’a pas encore confirmé. Il s’affichera ici dès qu’il le fera ; il n’est jamais demandé deux fois.`,
@@ -250,6 +282,7 @@ const fr: PaymentsText = {
   endpointMissing: 'Indiquez d’abord l’URL de vos webhooks (page Webhooks).',
   unavailable: 'Le service est momentanément indisponible ; réessayez dans un instant.',
   refused: (message) => `Refusé : ${message}`,
+  partiallyRefunded: 'Remboursé en partie',
   statuses: {
     created: 'En attente de paiement',
     processing: 'En cours',
@@ -343,9 +376,23 @@ const ar: PaymentsText = {
   partUnavailable: 'لا يمكن عرض هذا الجزء حاليا؛ أعد تحميل الصفحة بعد قليل.',
   refund: 'الاسترداد',
   refundAmount: 'المبلغ المراد استرداده (دج)',
-  refundHint: (max) =>
-    endSentence(`يمكن الاسترداد الجزئي. اترك الخانة فارغة لاسترداد كل المتبقي: ${max}`),
-  refundSubmit: 'استرداد',
+  refundHint: (max, fee) =>
+    endSentence(
+      `أدخل المبلغ المراد استرداده، جزءا من المتبقي أو كله: ${max} على الأكثر (تشمل رسوم dzpay البالغة ${fee})`,
+    ),
+  refundSubmit: 'مراجعة الاسترداد',
+  refundConfirmTitle: 'تأكيد الاسترداد',
+  refundConfirmLead: (amount, reference) =>
+    `استرداد ${amount} لزبون ${reference}؟ تُطلب شبكة البطاقات فورا، ولا يمكن التراجع.`,
+  refundTotalPaid: 'المجموع الذي دفعه الزبون',
+  refundFeeIncluded: (fee) =>
+    endSentence(`يشمل رسوم dzpay البالغة ${fee}: استرداد كل المتبقي يعيد الرسوم إلى الزبون أيضا`),
+  refundAlready: 'المسترد سابقا',
+  refundLeftAfter: 'المتبقي بعد هذا الاسترداد',
+  refundConfirmSubmit: (amount) => `استرداد ${amount}`,
+  refundBack: 'العودة إلى الدفعة دون استرداد',
+  amountMissing: (max) => endSentence(`أدخل المبلغ المراد استرداده: ${max} على الأكثر`),
+  refundUnconfirmed: 'لا يتم الاسترداد إلا من صفحة تأكيده: راجعه من جديد.',
   refundDone: (amount) => endSentence(`تم استرداد ${amount}`),
   refundPending: (amount) =>
     `طُلب استرداد ${amount}: لم تؤكده شبكة البطاقات بعد. سيظهر هنا حين تؤكده، ولا يُطلب مرتين أبدًا.`,
@@ -376,6 +423,7 @@ const ar: PaymentsText = {
   endpointMissing: 'حدد أولا رابط الويب هوك (صفحة الويب هوك).',
   unavailable: 'الخدمة غير متاحة مؤقتا؛ حاول بعد قليل.',
   refused: (message) => `مرفوض: ${message}`,
+  partiallyRefunded: 'مستردة جزئيا',
   statuses: {
     created: 'بانتظار الدفع',
     processing: 'قيد المعالجة',
