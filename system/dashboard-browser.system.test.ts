@@ -10,6 +10,7 @@ import {
   dashboardUser,
   decodeQrPng,
   openContext,
+  chromeHeight,
   overflowsSideways,
   screenshot,
   seriousViolations,
@@ -273,6 +274,10 @@ describe('the merchant dashboard in Chromium', () => {
           const violations = await seriousViolations(page);
           if (violations.length) problems[name] = violations;
           if (await overflowsSideways(page)) problems[`${name} (sideways scrolling)`] = true;
+          // The header and the navigation leave the page its screen: 120 px at most of 844.
+          const chrome = await chromeHeight(page);
+          if (chrome > 120)
+            problems[`${name} (header and navigation ${Math.round(chrome)} px)`] = true;
         }
         expect(problems).toEqual({});
         // The Arabic texts are the pages' own: the payment page's title, for one.

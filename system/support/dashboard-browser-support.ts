@@ -110,3 +110,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
  */
 export const overflowsSideways = (page: Page) =>
   page.evaluate<boolean>('document.documentElement.scrollWidth > screen.width + 1');
+
+/** How far down the screen the header and the navigation reach, in CSS pixels. */
+export const chromeHeight = (page: Page) =>
+  page.evaluate<number>(
+    "document.querySelector('nav.main').getBoundingClientRect().bottom + window.scrollY",
+  );

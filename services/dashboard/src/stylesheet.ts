@@ -74,11 +74,21 @@ code, .secret { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, mo
 .badge.bad { background: #fdecec; color: var(--bad); }
 .badge.ok { background: #e6f4ec; color: #0a5a31; }
 .languages { display: flex; gap: .75rem; justify-content: center; margin-top: 1rem; }
+.download { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; }
 dl.fields { display: grid; grid-template-columns: minmax(8rem, auto) 1fr; gap: .4rem 1rem; margin: 0 0 1rem; }
 dl.fields dt { color: var(--muted); } dl.fields dd { margin: 0; }
 img.qr { max-width: 14rem; height: auto; }
 @media (max-width: 40rem) {
-  header.top { padding: .6rem .75rem; }
+  /* On a phone the header and the navigation take two short rows and one scrolling row
+     (about 110 px of 844), so a page starts on the first screen. */
+  header.top { padding: .35rem .75rem; gap: .3rem .75rem; }
+  .brand { font-size: .95rem; overflow-wrap: anywhere; }
+  .brand .merchant { display: inline; margin-inline-start: .4rem; font-size: .8rem; }
+  .switches { gap: .3rem .75rem; }
+  .switch .legend { display: none; }
+  .switch button { padding: .2rem .5rem; font-size: .8rem; }
+  nav.main ul { flex-wrap: nowrap; overflow-x: auto; padding: 0 .25rem; }
+  nav.main a, nav.main button { padding: .5rem .5rem; white-space: nowrap; }
   main { padding: 0 .6rem 1.5rem; }
   .card { padding: 1rem; }
   dl.fields { grid-template-columns: 1fr; }
