@@ -9,4 +9,5 @@ export {
   type QrImageFormat,
 } from './qr-image.ts';
 export { paymentsCsv } from './payments-csv.ts';
+export { reportCsv } from './report-csv.ts';
 export { parseSetQrConfig, parseUnsetQrConfig, type Parsed } from './qr-request.ts';

@@ -631,5 +631,24 @@ describe('the daily report', () => {
     const bad = await h.app.inject('/dashboard/report?from=2026-11-10&to=2026-11-01');
     expect(bad.statusCode).toBe(400);
     expect(h.asked).toHaveLength(1);
+
+    // The same range as a file an accountant opens, linked from the page.
+    expect(response.body).toContain(
+      'href="/dashboard/report/export?from=2026-10-23&amp;to=2026-11-21" download',
+    );
+    const file = await h.app.inject('/dashboard/report/export?from=2026-11-20&to=2026-11-21');
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-disposition']).toBe(
+      'attachment; filename="report-test-2026-11-20-2026-11-21.csv"',
+    );
+    expect(file.body.split('\r\n').slice(0, 4)).toEqual([
+      '\uFEFFday;success_count;success_dzd;refund_count;refund_dzd;fee_dzd;net_dzd',
+      '2026-11-20;2;3100,00;0;0,00;100,00;3000,00',
+      '2026-11-21;1;1550,50;1;500,00;50,00;1000,50',
+      'total;3;4650,50;1;500,00;150,00;4000,50',
+    ]);
+    expect(h.asked[1]!.request).toMatchObject({ from: '2026-11-20', to: '2026-11-21' });
+    const refused = await h.app.inject('/dashboard/report/export?from=nope');
+    expect(refused.statusCode).toBe(400);
   });
 });

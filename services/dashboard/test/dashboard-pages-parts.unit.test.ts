@@ -44,6 +44,31 @@ describe('the report chart (SVG drawn on the server)', () => {
     expect(drawn[1]!.x).toBeGreaterThan(drawn[2]!.x);
   });
 
+  it('has an amount scale: the highest day and its half, on the side the chart starts', () => {
+    const axisText = (value: number) => `${value / 100} DA`;
+    const ltr = barChartSvg({ title: 't', summary: 's', bars, axisText });
+    expect(ltr).toContain('>400 DA</text>');
+    expect(ltr).toContain('>200 DA</text>');
+    expect(ltr).toMatch(/direction="ltr" text-anchor="start" font-size="10" fill="#4a5565">400 DA/);
+    const rtl = barChartSvg({ title: 't', summary: 's', bars, axisText, rtl: true });
+    expect(rtl).toMatch(/x="334" [^>]*direction="rtl" text-anchor="start"[^>]*>400 DA/);
+    // Nothing collected: no scale to draw.
+    const none = barChartSvg({ title: 't', summary: 's', bars: [bars[2]!], axisText });
+    expect(none).not.toContain('0 DA</text>');
+  });
+
+  it('labels at most five days under the axis, so they stay apart on a phone', () => {
+    const month = Array.from({ length: 30 }, (_, i) => ({
+      label: `d${i + 1}`,
+      value: i,
+      valueText: String(i),
+    }));
+    const labels = [
+      ...barChartSvg({ title: 't', summary: 's', bars: month }).matchAll(/>d\d+<\/text>/g),
+    ];
+    expect(labels.length).toBeLessThanOrEqual(5);
+  });
+
   it('nothing collected, negative values and no day at all draw no NaN', () => {
     const flat = barChartSvg({
       title: 't',

@@ -24,6 +24,7 @@ const en = {
   bestDay: (day: string, amount: string) => `${day} (${amount})`,
   quietDays: 'Days without any payment or refund are left out of the table.',
   noActivity: 'No payment and no refund in these days.',
+  downloadReport: 'Download for Excel (CSV)',
   invalidRange: 'Check the dates: from must be a day before to, at most 366 days apart.',
 };
 
@@ -51,6 +52,7 @@ const fr: ReportText = {
   bestDay: (day, amount) => `${day} (${amount})`,
   quietDays: 'Les jours sans paiement ni remboursement ne figurent pas dans le tableau.',
   noActivity: 'Aucun paiement ni remboursement sur ces jours.',
+  downloadReport: 'Télécharger pour Excel (CSV)',
   invalidRange:
     'Vérifiez les dates : le début doit précéder la fin, avec au plus 366 jours d’écart.',
 };
@@ -75,6 +77,7 @@ const ar: ReportText = {
   bestDay: (day, amount) => `${day} (${amount})`,
   quietDays: 'لا تظهر في الجدول الأيام التي لم تشهد أي دفعة أو استرداد.',
   noActivity: 'لا توجد أي دفعة أو استرداد في هذه الأيام.',
+  downloadReport: 'تنزيل لبرنامج Excel ‏(CSV)',
   invalidRange:
     'تحقق من التواريخ: يجب أن يسبق تاريخ البداية تاريخ النهاية، بفارق 366 يوما على الأكثر.',
 };

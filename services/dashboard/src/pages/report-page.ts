@@ -7,8 +7,9 @@ import {
 } from '@dzpay/contracts';
 import { escapeHtml as e, isAppError } from '@dzpay/platform';
 import { DashboardPaths } from '../navigation.ts';
-import type { PageKit } from '../page-kit.ts';
+import type { PageContext, PageKit } from '../page-kit.ts';
 import type { Ask } from './ask.ts';
+import { reportCsv } from '@dzpay/rendering';
 import { fieldOf } from './form.ts';
 import { count, day, money, shortDay } from './format.ts';
 import { refusalText } from './refusal.ts';
@@ -16,18 +17,52 @@ import { barChartSvg } from './report-chart.ts';
 import { ReportMessages, type ReportText } from './report-messages.ts';
 import { tableHtml, type Column } from './table.ts';
 
+/** The range the query asks for (defaults filled), or null when it is not one. */
+function rangeOf(context: PageContext, now: Date) {
+  const query = {
+    from: fieldOf(context.request.query, 'from'),
+    to: fieldOf(context.request.query, 'to'),
+  };
+  const valid = (value: string | undefined) =>
+    value === undefined || /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const range = valid(query.from) && valid(query.to) ? resolveReportRange(query, now) : null;
+  return { query, range: range?.ok ? range.value : null };
+}
+
 /** GET /dashboard/report: the daily report of a range of days, as a chart and a table. */
 export function registerReportPage(kit: PageKit, ask: Ask): void {
+  // The same report as a file an accountant opens (the spreadsheet dialect unless
+  // dialect=standard): a row per day, then the totals.
+  kit.download(`${DashboardPaths.report}/export`, async (context) => {
+    const { range } = rangeOf(context, kit.deps.clock?.() ?? new Date());
+    const text = ReportMessages[context.language];
+    if (!range) {
+      await context.reply.code(400).type('text/plain; charset=utf-8').send(text.invalidRange);
+      return;
+    }
+    try {
+      const report = await ask(Rpc.paymentsReportDaily, { ...context.scope, ...range });
+      const { dialect } = context.request.query as { dialect?: unknown };
+      await context.reply
+        .type('text/csv; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="report-${context.scope.mode}-${range.from}-${range.to}.csv"`,
+        )
+        .send(reportCsv(report, dialect === 'standard' ? 'standard' : 'spreadsheet'));
+    } catch (error) {
+      const status = isAppError(error) && error.code === 'SERVICE503_UNAVAILABLE' ? 503 : 400;
+      await context.reply
+        .code(status)
+        .type('text/plain; charset=utf-8')
+        .send(refusalText(error, context.language));
+    }
+  });
+
   kit.get(DashboardPaths.report, async (context) => {
     const text = ReportMessages[context.language];
-    const query = {
-      from: fieldOf(context.request.query, 'from'),
-      to: fieldOf(context.request.query, 'to'),
-    };
-    const now = kit.deps.clock?.() ?? new Date();
-    const valid = (value: string | undefined) =>
-      value === undefined || /^\d{4}-\d{2}-\d{2}$/.test(value);
-    const range = valid(query.from) && valid(query.to) ? resolveReportRange(query, now) : null;
+    const { query, range: value } = rangeOf(context, kit.deps.clock?.() ?? new Date());
+    const range = value ? { ok: true as const, value } : null;
     if (!range?.ok) {
       context.reply.code(400);
       return context.page(
@@ -81,6 +116,8 @@ function reportChart(report: DailyReportReply, language: Language): string {
       valueText: money(d.successAmount, language),
     })),
     rtl: language === 'ar',
+    // Half the highest day is seldom whole centimes: the scale rounds to the dinar.
+    axisText: (value) => money(Math.round(value / 100) * 100, language),
   });
 }
 
@@ -121,7 +158,8 @@ function reportHtml(report: DailyReportReply, language: Language): string {
   rows.push({ ...report.totals, date: null });
   return `${rangeFormHtml(text, report)}
 <section class="card" aria-labelledby="chart"><h2 id="chart">${e(text.chartTitle)}</h2>
-<div class="chart">${reportChart(report, language)}</div></section>
+<div class="chart">${reportChart(report, language)}</div>
+<p class="download"><a href="${e(`${DashboardPaths.report}/export?from=${report.from}&to=${report.to}`)}" download>${e(text.downloadReport)}</a></p></section>
 <p class="muted">${e(note)}</p>
 ${tableHtml(`${text.reportTitle}: ${day(report.from, language)} – ${day(report.to, language)}`, columns, rows)}`;
 }

@@ -1,6 +1,8 @@
 import type { PaymentListItem, PaymentsPage } from '@dzpay/contracts';
 import { describe, expect, it } from 'vitest';
-import { algiersInstant, paymentsCsv } from '../src/payments-csv.ts';
+import { algiersInstant } from '../src/csv.ts';
+import { paymentsCsv } from '../src/payments-csv.ts';
+import { reportCsv } from '../src/report-csv.ts';
 
 const payment: PaymentListItem = {
   id: '7b0c9a52-4f8e-4d7b-9a53-3f1d2c4b5a61',
@@ -99,5 +101,44 @@ describe('the payments CSV', () => {
   it('writes an instant as Algiers reads its clock', () => {
     expect(algiersInstant('2026-12-31T23:59:59.999Z')).toBe('2027-01-01T00:59:59+01:00');
     expect(algiersInstant('2026-06-01T12:00:00Z')).toBe('2026-06-01T13:00:00+01:00');
+  });
+});
+
+describe('the daily report CSV', () => {
+  it('writes a row per day and the totals, a negative net as a number', () => {
+    const figures = {
+      successCount: 2,
+      successAmount: 310_100,
+      refundCount: 1,
+      refundAmount: 400_000,
+      feeAmount: 10_000,
+      net: -99_900,
+    };
+    const report = {
+      from: '2026-11-20',
+      to: '2026-11-21',
+      days: [
+        { date: '2026-11-20', ...figures },
+        {
+          date: '2026-11-21',
+          successCount: 0,
+          successAmount: 0,
+          refundCount: 0,
+          refundAmount: 0,
+          feeAmount: 0,
+          net: 0,
+        },
+      ],
+      totals: figures,
+    };
+    expect(reportCsv(report, 'spreadsheet')).toBe(
+      '\uFEFFday;success_count;success_dzd;refund_count;refund_dzd;fee_dzd;net_dzd\r\n' +
+        '2026-11-20;2;3101,00;1;4000,00;100,00;-999,00\r\n' +
+        '2026-11-21;0;0,00;0;0,00;0,00;0,00\r\n' +
+        'total;2;3101,00;1;4000,00;100,00;-999,00\r\n',
+    );
+    expect(reportCsv(report, 'standard').split('\r\n')[1]).toBe(
+      '2026-11-20,2,3101.00,1,4000.00,100.00,-999.00',
+    );
   });
 });
