@@ -137,6 +137,7 @@ export function publicPage(options: {
   return `${head(options.language, options.title)}
 <body>
 <main id="main" class="narrow">
+<p class="brand product">dzpay · ${escapeHtml(t.dashboard)}</p>
 <div class="card">
 <h1>${escapeHtml(options.title)}</h1>
 ${options.body}

@@ -19,6 +19,7 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 header.top { background: #fff; border-block-end: 1px solid var(--line); padding: .75rem 1rem;
   display: flex; flex-wrap: wrap; gap: .75rem 1.5rem; align-items: center; justify-content: space-between; }
 .brand { font-weight: 700; font-size: 1.05rem; }
+.brand.product { text-align: center; font-size: 1.15rem; margin: 0 0 1rem; }
 .brand .merchant { display: block; font-weight: 400; color: var(--muted); font-size: .9rem; }
 .switches { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; }
 .switch { display: flex; gap: .25rem; align-items: center; margin: 0; }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { publicPage } from '../src/layout.ts';
 import { dashboardCookies } from '../src/cookies.ts';
 import { fromAnotherSite, sameToken, newToken } from '../src/csrf.ts';
 import { chooseLanguage, directionOf, fromAcceptLanguage } from '../src/language.ts';
@@ -188,5 +189,15 @@ describe('where the header switches return', () => {
     ).toBe('/dashboard/team');
     expect(returnPathOf('POST', '/dashboard/team/invite', undefined)).toBe('/dashboard');
     expect(returnPathOf('POST', '/dashboard/x', 'https://evil.example/steal')).toBe('/dashboard');
+  });
+});
+
+describe('the pages before sign-in', () => {
+  it('name the product and the space they open, in the page language', () => {
+    const fr = publicPage({ language: 'fr', title: 'Se connecter', body: '' });
+    expect(fr).toContain('<p class="brand product">dzpay · Espace marchand</p>');
+    const ar = publicPage({ language: 'ar', title: 'تسجيل الدخول', body: '' });
+    expect(ar).toContain('dzpay · فضاء التاجر');
+    expect(ar).toContain('<title>تسجيل الدخول · dzpay</title>');
   });
 });
