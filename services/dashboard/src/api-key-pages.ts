@@ -19,8 +19,8 @@ export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
     const { escape: e, scope } = context;
     const t = textsOf(context.language);
     const [keys, uses] = await Promise.all([
-      dash.apiKeys.listKeysOf(scope.merchantId, scope.mode),
-      dash.apiKeys.lastUsesOf(scope.merchantId),
+      dash.accounts.listKeysOf(scope.merchantId, scope.mode),
+      dash.accounts.lastUsesOf(scope.merchantId),
     ]);
     const rows = keys.map((key) => keyRow(key, uses.get(key.id) ?? null, context)).join('');
     const table = keys.length
@@ -52,7 +52,7 @@ export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
       return render(context, `<p class="flash error" role="alert">${e(t.labelTooLong)}</p>`);
     }
     const issued = issueApiKey(scope.mode);
-    const stored = await dash.apiKeys.insertKey({
+    const stored = await dash.accounts.insertKey({
       merchantId: scope.merchantId,
       mode: issued.mode,
       hash: issued.hash,
@@ -75,7 +75,7 @@ export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
     const { escape: e, scope } = context;
     const t = textsOf(context.language);
     const { id } = context.request.params as { id: string };
-    const key = await dash.apiKeys.findKeyOf(scope.merchantId, scope.mode, id);
+    const key = await dash.accounts.findKeyOf(scope.merchantId, scope.mode, id);
     if (!key || key.revokedAt) return notFound(context);
     return context.page(
       t.revokeTitle,
@@ -92,7 +92,7 @@ export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
     const { scope } = context;
     const t = textsOf(context.language);
     const { id } = context.request.params as { id: string };
-    const revoked = await dash.apiKeys.revokeKeyOf(scope.merchantId, scope.mode, id);
+    const revoked = await dash.accounts.revokeKeyOf(scope.merchantId, scope.mode, id);
     if (!revoked) return notFound(context);
     context.request.log.info(
       { merchantId: scope.merchantId, keyId: revoked.id, mode: scope.mode },

@@ -1,4 +1,4 @@
-import { accountsRepository, apiKeysTable, dashboardUsers } from '@dzpay/accounts';
+import { accountsRepository, dashboardUsers } from '@dzpay/accounts';
 import { secretsKey, startRuntime, type Runtime } from '@dzpay/platform';
 import { runtimeSchemaOf } from '@dzpay/stack';
 import type { FastifyInstance } from 'fastify';
@@ -57,7 +57,6 @@ export async function startDashboard(
         maxSeconds: settings.sessionMaxSeconds,
       }),
       formTokens: formTokens(redis),
-      apiKeys: apiKeysTable(runtime.sql),
       throttle: loginThrottle(redis),
       accounts: accountsRepository(runtime.sql),
       nats: runtime.nats,

@@ -1,4 +1,4 @@
-import type { AccountsRepository, ApiKeysTable, DashboardUsers } from '@dzpay/accounts';
+import type { AccountsRepository, DashboardUsers } from '@dzpay/accounts';
 import type { NatsConnection } from '@dzpay/platform';
 import type { FormTokens } from './adapters/form-tokens.ts';
 import type { DashboardSessions } from './adapters/sessions.ts';
@@ -30,9 +30,8 @@ export interface DashboardDeps {
   sessions: DashboardSessions;
   /** The CSRF tokens of the sign-in and invitation forms, before any session. */
   formTokens: FormTokens;
-  apiKeys: ApiKeysTable;
   throttle: LoginThrottle;
-  /** The accounts schema: merchants' terms and webhook settings. */
+  /** The accounts schema: merchants' terms, API keys and webhook settings. */
   accounts: AccountsRepository;
   /** The back-end services are asked over NATS, as the gateway asks them. */
   nats: NatsConnection;

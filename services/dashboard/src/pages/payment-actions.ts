@@ -56,11 +56,7 @@ export function registerPaymentActions(kit: PageKit, ask: Ask): void {
         ),
       );
     } catch (error) {
-      await context.flash(
-        'error',
-        error instanceof FormRefusal ? error.message : refusalText(error, context.language),
-      );
-      await context.reply.redirect(paymentPath(id), 303);
+      await backWithRefusal(context, id, error);
       return;
     }
   });
@@ -139,14 +135,22 @@ async function act(
 ): Promise<void> {
   const { id } = context.request.params as Params;
   const text = PaymentsMessages[context.language];
+  let done: string;
   try {
-    await context.flash('ok', await action(id, text));
+    done = await action(id, text);
   } catch (error) {
-    await context.flash(
-      'error',
-      error instanceof FormRefusal ? error.message : refusalText(error, context.language),
-    );
+    return backWithRefusal(context, id, error);
   }
+  await context.flash('ok', done);
+  await context.reply.redirect(paymentPath(id), 303);
+}
+
+/** Back to the payment with why the form was refused (its own check or a service's). */
+async function backWithRefusal(context: PageContext, id: string, error: unknown): Promise<void> {
+  await context.flash(
+    'error',
+    error instanceof FormRefusal ? error.message : refusalText(error, context.language),
+  );
   await context.reply.redirect(paymentPath(id), 303);
 }
 

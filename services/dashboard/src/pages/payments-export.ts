@@ -1,13 +1,11 @@
 import { Readable } from 'node:stream';
 import { PAYMENTS_PAGE_MAX, Rpc } from '@dzpay/contracts';
-import { isAppError } from '@dzpay/platform';
 import { DashboardPaths } from '../navigation.ts';
 import type { PageKit } from '../page-kit.ts';
 import type { Ask } from './ask.ts';
 import { paymentsCsv } from '@dzpay/rendering';
 import { filterFormOf, listFilterOf } from './payments-filter.ts';
-import { PaymentsMessages } from './payments-messages.ts';
-import { refusalText } from './refusal.ts';
+import { refuseDownload } from './refusal.ts';
 
 /**
  * GET /dashboard/payments/export: the CSV of GET /api/v1/payments/export, with the
@@ -18,7 +16,6 @@ import { refusalText } from './refusal.ts';
 export function registerPaymentsExport(kit: PageKit, ask: Ask): void {
   kit.download(`${DashboardPaths.payments}/export`, async (context) => {
     const outcome = listFilterOf(filterFormOf(context.request.query));
-    const text = PaymentsMessages[context.language];
     const plain = (status: number, message: string) =>
       context.reply.code(status).type('text/plain; charset=utf-8').send(message);
     if (!outcome.ok) {
@@ -37,8 +34,7 @@ export function registerPaymentsExport(kit: PageKit, ask: Ask): void {
       // Asked before a byte is sent: a refusal is still a readable answer.
       first = await page();
     } catch (error) {
-      const status = isAppError(error) && error.code === 'SERVICE503_UNAVAILABLE' ? 503 : 400;
-      await plain(status, refusalText(error, context.language) || text.unavailable);
+      await refuseDownload(context.reply, error, context.language);
       return;
     }
     const { dialect } = context.request.query as { dialect?: unknown };

@@ -1,4 +1,5 @@
 import type { Language } from '@dzpay/contracts';
+import type { FastifyReply } from 'fastify';
 import { isAppError } from '@dzpay/platform';
 import { money } from './format.ts';
 import { PaymentsMessages } from './payments-messages.ts';
@@ -41,4 +42,17 @@ export function refusalText(error: unknown, language: Language): string {
     default:
       return text.refused(error.message);
   }
+}
+
+/**
+ * A download's refusal: no page to show it on, so plain text in the user's language,
+ * 503 when a service did not answer (the user may retry), 400 otherwise.
+ */
+export async function refuseDownload(
+  reply: FastifyReply,
+  error: unknown,
+  language: Language,
+): Promise<void> {
+  const status = isAppError(error) && error.code === 'SERVICE503_UNAVAILABLE' ? 503 : 400;
+  await reply.code(status).type('text/plain; charset=utf-8').send(refusalText(error, language));
 }

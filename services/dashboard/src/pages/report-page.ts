@@ -12,7 +12,7 @@ import type { Ask } from './ask.ts';
 import { reportCsv } from '@dzpay/rendering';
 import { fieldOf } from './form.ts';
 import { count, day, money, shortDay } from './format.ts';
-import { refusalText } from './refusal.ts';
+import { refusalText, refuseDownload } from './refusal.ts';
 import { barChartSvg } from './report-chart.ts';
 import { ReportMessages, type ReportText } from './report-messages.ts';
 import { tableHtml, type Column } from './table.ts';
@@ -51,11 +51,7 @@ export function registerReportPage(kit: PageKit, ask: Ask): void {
         )
         .send(reportCsv(report, dialect === 'standard' ? 'standard' : 'spreadsheet'));
     } catch (error) {
-      const status = isAppError(error) && error.code === 'SERVICE503_UNAVAILABLE' ? 503 : 400;
-      await context.reply
-        .code(status)
-        .type('text/plain; charset=utf-8')
-        .send(refusalText(error, context.language));
+      await refuseDownload(context.reply, error, context.language);
     }
   });
 
