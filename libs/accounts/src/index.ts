@@ -26,6 +26,18 @@ export {
   type LoginCandidate,
 } from './dashboard-users.ts';
 
+// Who did what: refunds, cancels, keys, webhook settings, payouts, team changes.
+export {
+  AuditActions,
+  auditLog,
+  type AuditAction,
+  type AuditActor,
+  type AuditEvent,
+  type AuditEventInput,
+  type AuditLog,
+  type AuditPageQuery,
+} from './audit-log.ts';
+
 // API keys: made once, stored as a hash, told apart by their prefix.
 export { hashApiKey, issueApiKey, modeOfApiKey, sameHash, type IssuedKey } from './api-key.ts';
 

@@ -1,3 +1,6 @@
+import { auditMethods } from './audit.ts';
+import { balanceMethods } from './balance.ts';
+import { paymentLinksMethods } from './payment-links.ts';
 import { paymentsMethods } from './payments.ts';
 import { qrCodesMethods } from './qr-codes.ts';
 import { reportsMethods } from './reports.ts';
@@ -16,6 +19,9 @@ export function dzpayClient(options: DzpayClientOptions) {
     ...qrCodesMethods(transport),
     ...reportsMethods(transport),
     ...webhooksMethods(transport),
+    ...paymentLinksMethods(transport),
+    ...balanceMethods(transport),
+    ...auditMethods(transport),
   };
 }
 

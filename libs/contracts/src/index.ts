@@ -174,3 +174,12 @@ export {
   type ReceiptPayment,
 } from './receipts.ts';
 export { DiscrepancyKind } from './reconciliation.ts';
+
+// Payment links: a hosted page that makes payments, fixed or payer-chosen amounts.
+export * from './payment-links.ts';
+
+// A merchant's balance, its payouts and monthly statements.
+export * from './balance.ts';
+
+// The audit log: who refunded, cancelled, issued a key, changed the team.
+export * from './audit.ts';

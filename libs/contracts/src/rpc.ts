@@ -6,7 +6,9 @@ import {
   PartnerProduct,
   ProductLookupRequest,
 } from './agency.ts';
+import { BalanceRpc } from './balance.ts';
 import { ErrorCatalog } from './errors.ts';
+import { PaymentLinksRpc } from './payment-links.ts';
 import {
   CheckoutReturnRequest,
   CheckoutStartReply,
@@ -82,8 +84,14 @@ export const Rpc = {
   webhookEventsList: rpc('webhooks.log.list', WebhookEventsListRequest, WebhookEventsPage),
   webhookEventReplay: rpc('webhooks.log.replay', WebhookEventReplayRequest, WebhookEventView),
   webhookTestSend: rpc('webhooks.test.send', WebhookTestSendRequest, WebhookTestResult),
+  /** Every delivery of the merchant's webhooks, newest first, with filters. */
+  webhookDeliveriesList: rpc('webhooks.deliveries.all', z.unknown(), z.unknown()),
   // Receipts (receipts)
   receiptEmailSend: rpc('receipts.email.send', ReceiptEmailRequest, ReceiptEmailResult),
+  // Payment links (payments: payments.links.*)
+  ...PaymentLinksRpc,
+  // Balance and payouts (payments: payments.balance.*, payments.payouts.*)
+  ...BalanceRpc,
 } as const;
 
 /** Errors cross the wire as a code from the catalog, never as a stack trace. */

@@ -11,6 +11,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import { apiKeyPages } from './api-key-pages.ts';
+import { auditPages } from './audit-pages.ts';
 import { authPages } from './auth-pages.ts';
 import { createPageKit } from './kit.ts';
 import { SECURITY_HEADERS } from './layout.ts';
@@ -18,6 +19,7 @@ import { chooseLanguage } from './language.ts';
 import { textsOf } from './messages.ts';
 import { DashboardPaths } from './navigation.ts';
 import { registerDataPages } from './pages/index.ts';
+import { passwordResetPages } from './password-reset-pages.ts';
 import { problem } from './problem-pages.ts';
 import { DashboardUnavailable, sessionOfRequest } from './session-guard.ts';
 import { sessionPages } from './session-pages.ts';
@@ -87,10 +89,12 @@ async function dashboardRoutes(app: FastifyInstance, dash: DashboardDeps): Promi
 
       const kit = createPageKit(scope, dash);
       authPages(scope, dash);
+      passwordResetPages(scope, dash);
       sessionPages(kit, dash);
       teamPages(kit, dash);
       apiKeyPages(kit, dash);
       webhookPages(kit, dash);
+      auditPages(kit, dash);
       registerDataPages(kit);
       // The home page is the payments list, unless the data pages claimed it.
       if (

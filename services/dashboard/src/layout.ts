@@ -65,11 +65,14 @@ export function signedInPage(frame: SignedInFrame, title: string, bodyHtml: stri
   const back = hidden('return', frame.returnTo ?? frame.path);
   const nav: [string, string][] = [
     [DashboardPaths.payments, t.payments],
+    [DashboardPaths.paymentLinks, t.paymentLinks],
     [DashboardPaths.qrCodes, t.qrCodes],
+    [DashboardPaths.balance, t.balance],
+    [DashboardPaths.report, t.report],
     [DashboardPaths.webhooks, t.webhooks],
     [DashboardPaths.apiKeys, t.apiKeys],
-    [DashboardPaths.report, t.report],
     [DashboardPaths.team, t.team],
+    [DashboardPaths.audit, t.audit],
   ];
   const links = nav
     .map(([href, label]) => {

@@ -13,6 +13,12 @@ export const DashboardPaths = {
   apiKeys: '/dashboard/api-keys',
   report: '/dashboard/report',
   team: '/dashboard/team',
+  paymentLinks: '/dashboard/payment-links',
+  balance: '/dashboard/balance',
+  audit: '/dashboard/audit',
+  webhookDeliveries: '/dashboard/webhooks/deliveries',
+  /** Asking for a password reset link, and the link itself: /dashboard/password-reset/<token>. */
+  passwordReset: '/dashboard/password-reset',
   /** An invitation link: /dashboard/invite/<token> (no session needed). */
   invite: '/dashboard/invite',
   language: '/dashboard/language',

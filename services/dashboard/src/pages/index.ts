@@ -1,5 +1,7 @@
 import type { PageKit } from '../page-kit.ts';
 import { askOver, type Ask } from './ask.ts';
+import { registerBalancePages } from './balance-pages.ts';
+import { registerPaymentLinkPages } from './payment-link-pages.ts';
 import { registerPaymentActions } from './payment-actions.ts';
 import { registerPaymentPage } from './payment-page.ts';
 import { registerPaymentsExport } from './payments-export.ts';
@@ -20,4 +22,6 @@ export function registerDataPages(kit: PageKit, ask: Ask = askOver(kit.deps)): v
   registerPaymentActions(kit, ask);
   registerQrPages(kit, ask);
   registerReportPage(kit, ask);
+  registerPaymentLinkPages(kit, ask);
+  registerBalancePages(kit, ask);
 }

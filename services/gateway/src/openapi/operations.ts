@@ -1,4 +1,7 @@
+import { AUDIT_OPERATIONS } from './audit-operations.ts';
+import { BALANCE_OPERATIONS } from './balance-operations.ts';
 import type { OperationSpec } from './operation-spec.ts';
+import { PAYMENT_LINKS_OPERATIONS } from './payment-links-operations.ts';
 import { PAYER_PAGES } from './payer-pages-operations.ts';
 import { PAYMENTS_OPERATIONS } from './payments-operations.ts';
 import { QR_CODES_OPERATIONS } from './qr-codes-operations.ts';
@@ -15,5 +18,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...PAYMENTS_OPERATIONS,
   ...WEBHOOKS_OPERATIONS,
   ...REPORTS_OPERATIONS,
+  ...BALANCE_OPERATIONS,
+  ...AUDIT_OPERATIONS,
+  ...PAYMENT_LINKS_OPERATIONS,
   ...PAYER_PAGES,
 ];

@@ -1,0 +1,2 @@
+// The audit log as the API answers it: schemas.
+export {};

@@ -1,0 +1,3 @@
+import type { OperationSpec } from './operation-spec.ts';
+
+export const PAYMENT_LINKS_OPERATIONS: readonly OperationSpec[] = [];
