@@ -24,6 +24,8 @@ import { referenceLocks } from './adapters/reference-lock.ts';
 import { productLookup } from './adapters/partner-client.ts';
 import { serveAttemptHandlers } from './handlers/attempt-handlers.ts';
 import { serveReportHandlers } from './handlers/report-handlers.ts';
+import { serveBalanceHandlers } from './handlers/balance-handlers.ts';
+import { servePaymentLinkHandlers } from './handlers/payment-link-handlers.ts';
 import { serveCheckoutHandlers } from './handlers/checkout-handlers.ts';
 import { servePaymentsHandlers } from './handlers/payments-handlers.ts';
 import { serveReconcileHandler } from './handlers/reconcile-handlers.ts';
@@ -147,6 +149,11 @@ export async function startPayments(
       },
     })),
     ...(await serveReportHandlers(wiring)),
+    ...(await serveBalanceHandlers(wiring)),
+    ...(await servePaymentLinkHandlers(wiring, core, {
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      windowMs: config.PAYMENT_WINDOW_MS,
+    })),
     await serveReconcileHandler({ nats, prefix, logger, clock }, reconciliation),
   ];
   const sweeper = startSweeper({
