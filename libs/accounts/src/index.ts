@@ -64,3 +64,6 @@ export {
   PASSWORD_MIN,
   verifyPassword,
 } from './passwords.ts';
+
+// A forgotten password: single-use reset tokens, stored as hashes.
+export * from './password-resets.ts';

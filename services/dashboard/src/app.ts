@@ -26,6 +26,7 @@ import { sessionPages } from './session-pages.ts';
 import { DASHBOARD_CSS } from './stylesheet.ts';
 import { teamPages } from './team-pages.ts';
 import type { DashboardDeps } from './settings.ts';
+import { webhookDeliveriesPages } from './webhook-deliveries-pages.ts';
 import { webhookPages } from './webhook-pages.ts';
 
 /** Form bodies are small: a few fields. */
@@ -93,6 +94,8 @@ async function dashboardRoutes(app: FastifyInstance, dash: DashboardDeps): Promi
       sessionPages(kit, dash);
       teamPages(kit, dash);
       apiKeyPages(kit, dash);
+      // Its /webhooks/deliveries before the webhooks pages' own /webhooks/* routes.
+      webhookDeliveriesPages(kit, dash);
       webhookPages(kit, dash);
       auditPages(kit, dash);
       registerDataPages(kit);

@@ -18,6 +18,7 @@ import { qrRoutes } from './handlers/qr-routes.ts';
 import { traceRequests } from './handlers/request-tracing.ts';
 import { drainUnreadBodies } from './handlers/unread-bodies.ts';
 import { statusRoutes } from './handlers/status-routes.ts';
+import { webhookDeliveriesRoutes } from './handlers/webhook-deliveries-routes.ts';
 import { webhookRoutes, webhookSettingsRoutes } from './handlers/webhook-routes.ts';
 import type { GatewayDeps } from './deps.ts';
 
@@ -106,6 +107,9 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
 
   // Browsers ask for it on every page; there is none, and that is not worth a 404 line.
   app.get('/favicon.ico', (_request, reply) => reply.code(204).send());
+  // First: its hooks record who refunded, cancelled or changed webhook settings on the
+  // routes registered after it.
+  auditRoutes(app, deps);
   qrRoutes(app, { ...deps, clock: deps.clock ?? (() => new Date()) });
   paymentsRoutes(app, deps);
   receiptRoutes(app, deps);
@@ -116,7 +120,7 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
   qrCodesRoutes(app, deps);
   reportRoutes(app, deps);
   balanceRoutes(app, deps);
-  auditRoutes(app, deps);
+  webhookDeliveriesRoutes(app, deps);
   paymentLinkRoutes(app, deps);
   await checkoutRoutes(app, deps);
   await agencyRoutes(app, deps);

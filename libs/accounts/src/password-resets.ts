@@ -1,0 +1,2 @@
+// Password reset tokens of dashboard users (filled by the password-reset work).
+export {};
