@@ -11,3 +11,5 @@ export {
 export { paymentsCsv } from './payments-csv.ts';
 export { reportCsv } from './report-csv.ts';
 export { parseSetQrConfig, parseUnsetQrConfig, type Parsed } from './qr-request.ts';
+export { csvWriter, type Cell } from './csv.ts';
+export { xlsxWorkbook, XLSX_MEDIA_TYPE, type Sheet } from './xlsx.ts';
