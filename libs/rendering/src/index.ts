@@ -13,3 +13,5 @@ export { reportCsv } from './report-csv.ts';
 export { parseSetQrConfig, parseUnsetQrConfig, type Parsed } from './qr-request.ts';
 export { csvWriter, type Cell } from './csv.ts';
 export { xlsxWorkbook, XLSX_MEDIA_TYPE, type Sheet } from './xlsx.ts';
+export * from './statements.ts';
+export * from './spreadsheets.ts';
