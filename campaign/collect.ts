@@ -7,6 +7,7 @@ import type {
   StatusAnswer,
   StatusRecord,
 } from './oracle/evidence.ts';
+import type { BalanceAnswer, BalanceData, PayoutRow } from './oracle/balance.ts';
 import type { CampaignMerchant } from './world.ts';
 
 // What the oracle reads once the run has settled, taken raw: rows straight from Postgres,
@@ -23,7 +24,41 @@ export async function paymentRows(sql: postgres.Sql): Promise<PaymentRow[]> {
 
 export async function refundRows(sql: postgres.Sql): Promise<RefundRow[]> {
   return sql<RefundRow[]>`
-    select id, payment_id, amount, reason, state, network_reference from payments.refunds`;
+    select id, payment_id, amount, reason, state, network_reference, updated_at
+    from payments.refunds`;
+}
+
+export async function payoutRows(sql: postgres.Sql): Promise<PayoutRow[]> {
+  return sql<PayoutRow[]>`
+    select id, merchant_id, mode, amount, reference, recorded_at from payments.payouts`;
+}
+
+/**
+ * `GET /api/v1/balance` for every merchant (the campaign's are test mode), the range from
+ * the day before the run to the day after: the oracle reads the overall figures and the
+ * days' arithmetic, raw.
+ */
+export async function balanceAnswers(
+  gatewayUrl: string,
+  merchants: CampaignMerchant[],
+  startedAt: number,
+): Promise<BalanceAnswer[]> {
+  const day = (at: number) => new Date(at + 3_600_000).toISOString().slice(0, 10); // Algiers: UTC+01:00
+  const query = `from=${day(startedAt - 86_400_000)}&to=${day(Date.now() + 86_400_000)}`;
+  const answers: BalanceAnswer[] = [];
+  for (const merchant of merchants) {
+    const response = await fetch(`${gatewayUrl}/api/v1/balance?${query}`, {
+      headers: { 'x-api-key': merchant.testKey },
+    });
+    const body = (await response.json().catch(() => null)) as { data?: BalanceData } | null;
+    answers.push({
+      merchantId: merchant.id,
+      mode: 'test',
+      httpStatus: response.status,
+      data: response.status === 200 ? (body?.data ?? null) : null,
+    });
+  }
+  return answers;
 }
 
 /** The status endpoint's answer for every product reference the rows hold. */

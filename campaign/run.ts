@@ -7,13 +7,22 @@ import postgres from 'postgres';
 import type { Acknowledged, ActorContext } from './actors/context.ts';
 import { runMerchant } from './actors/merchant.ts';
 import { runPayer } from './actors/payer.ts';
+import { runPayouts } from './actors/payouts.ts';
 import { runStatusSampler } from './actors/status-sampler.ts';
-import { finalStatusAnswers, paymentRows, reconcile, refundRows } from './collect.ts';
+import {
+  balanceAnswers,
+  finalStatusAnswers,
+  paymentRows,
+  payoutRows,
+  reconcile,
+  refundRows,
+} from './collect.ts';
 import { planFaults, runFaults, type FaultWindow } from './faults.ts';
 import { actorHttp, type HttpLog } from './http.ts';
 import { startCampaignInfra } from './infra.ts';
 import { checkInvariants, type Verdict } from './invariants.ts';
 import { noPermissionViolations } from './nats-violations.ts';
+import { checkBalance, type PayoutAttempt } from './oracle/balance.ts';
 import { checkCoverage, coverageTable } from './oracle/coverage.ts';
 import type { StatusSample } from './oracle/evidence.ts';
 import { checkOrders } from './oracle/orders.ts';
@@ -153,6 +162,7 @@ export async function runCampaign(
     const journeys: Record<string, number> = {};
     const counters: Record<string, number> = {};
     const samples: StatusSample[] = [];
+    const payoutAttempts: PayoutAttempt[] = [];
     const startedAt = Date.now();
     const until = startedAt + options.runMs;
     const context: ActorContext = {
@@ -200,6 +210,13 @@ export async function runCampaign(
         runPayer(context, rng.fork(`payer-${i}`)),
       ),
       ...merchants.map((m) => runMerchant(context, rng.fork(`merchant-${m.index}`), m.index)),
+      // An operator pays each merchant out as the run goes (oracle/balance.ts).
+      ...merchants.map((m) =>
+        runPayouts(context, rng.fork(`payouts-${m.index}`), m.index, {
+          env: stack.cliEnv,
+          attempts: payoutAttempts,
+        }),
+      ),
       runStatusSampler(context, rng.fork('status-sampler'), options.focus === 'status' ? 150 : 400),
     ]);
     const runMs = Date.now() - startedAt;
@@ -291,6 +308,18 @@ export async function runCampaign(
       }),
       checkReconciliation({ report, ledgerOrders: ledger.length }),
     );
+    // The balance: GET /api/v1/balance against the rows, summed by the oracle's own rules.
+    const balances = await balanceAnswers(stack.gatewayUrl, merchants, startedAt);
+    const balanceVerdicts = checkBalance({
+      payments,
+      refunds,
+      payouts: await payoutRows(sql),
+      answers: balances,
+      attempts: payoutAttempts,
+      inFlightMs: 60_000,
+    });
+    verdicts.push(...balanceVerdicts);
+    counters.balanceAnswers = balances.filter((b) => b.httpStatus === 200).length;
     counters.finalStatusAnswers = answers.length;
     counters.webhooksCompared = webhookVerdicts[0]?.checked ?? 0;
     counters.reconciledOrders = report.counts.ordersSeen;

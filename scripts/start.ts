@@ -149,7 +149,7 @@ dzpay is running
   gateway (public API)  ${base}
   dashboard             ${base}/dashboard
   card network sandbox  http://localhost:${SANDBOX_PORT} (test cards: docs/cardnet-sandbox.md)
-  receipt emails        ${mail}
+  emails                ${mail} (receipts, password resets)
   NATS (secured)        ${nats.url}, users in ${join(NATS_DIR, 'users.json')}; the admin CLI:
                         env $(cat ${join(NATS_DIR, 'cli.env')}) pnpm dzpay …
   ops ports             ${SERVICES.slice(1)
@@ -186,9 +186,7 @@ async function localMailCatcher(): Promise<string> {
     onMessage: (message) => {
       const file = `${MAIL_DIR}${Date.now()}.html`;
       const html = typeof message.html === 'string' ? message.html : '';
-      void writeFile(file, html, { mode: 0o600 }).then(() =>
-        console.log(`receipt email saved: ${file}`),
-      );
+      void writeFile(file, html, { mode: 0o600 }).then(() => console.log(`email saved: ${file}`));
     },
   });
   process.once('exit', () => void catcher.close());

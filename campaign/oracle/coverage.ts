@@ -37,6 +37,9 @@ const TABLE: readonly [string, string, number, number, number][] = [
   ['one sale per product', 'caseVariantAttempts', 1, 0, 1],
   ['acknowledged writes', 'registrationsRetriedAfterCrash', 1, 0, 5],
   ['reconciliation', 'reconciledOrders', 1, 0, 0],
+  ['balance', 'balanceAnswers', 2, 0, 0],
+  ['balance', 'payoutsRecorded', 1, 0, 1],
+  ['balance', 'payoutsRefused', 1, 0, 1],
 ];
 
 export const FLOORS: readonly Floor[] = TABLE.map(

@@ -57,6 +57,8 @@ export interface RefundRow {
   state: 'requested' | 'succeeded' | 'failed';
   /** The entry of the order's refund history it is: an RRN, or `#index`; null if unknown. */
   network_reference: string | null;
+  /** When it last changed (for a succeeded one, when it was confirmed); the balance reads it. */
+  updated_at?: Date;
 }
 
 /** BPC order status: 0 registered, 1 pre-authorised, 2 deposited, 3 reversed, 4 refunded, 6 declined. */

@@ -1,4 +1,10 @@
-import type { Mode } from '@dzpay/contracts';
+import {
+  AuditActions,
+  AuditFamilies,
+  type AuditAction,
+  type AuditFamily,
+  type Mode,
+} from '@dzpay/contracts';
 import type { Sql } from '@dzpay/platform';
 
 /** Who acted: a dashboard user, an API key, or an operator with the admin CLI. */
@@ -10,28 +16,9 @@ export interface AuditActor {
   label: string;
 }
 
-/**
- * The actions the log records. Dotted names, the resource first, so a filter on a
- * prefix (`payment.`) finds a family.
- */
-export const AuditActions = [
-  'payment.refund',
-  'payment.cancel',
-  'api_key.issue',
-  'api_key.revoke',
-  'webhook.settings_update',
-  'webhook.secret_rotate',
-  'payout.record',
-  'payment_link.create',
-  'payment_link.deactivate',
-  'team.invite',
-  'team.invite_revoke',
-  'team.role_change',
-  'team.user_disable',
-  'team.user_enable',
-  'team.password_reset',
-] as const;
-export type AuditAction = (typeof AuditActions)[number];
+// The actions and their families are the API's contract (libs/contracts/src/audit.ts),
+// re-exported here for the edges that write them.
+export { AuditActions, AuditFamilies, type AuditAction, type AuditFamily };
 
 export interface AuditEventInput {
   merchantId: string;
@@ -57,8 +44,18 @@ export interface AuditPageQuery {
   limit: number;
   /** Only actions starting with this (`payment.`), or exactly this one. */
   actionPrefix?: string;
-  /** The page after this event (newest first): the last id of the previous page. */
-  after?: { at: Date; id: string };
+  /**
+   * Only this mode's events (and, with `modeless`, those of no mode: team changes).
+   * Absent: every mode, as the dashboard shows the merchant's whole log.
+   */
+  mode?: Mode;
+  modeless?: boolean;
+  /**
+   * The page after this event (newest first): the last id of the previous page. Only
+   * its id: the row's own time is read back in full precision (microseconds), which a
+   * Date would round and so skip or repeat events of the same millisecond.
+   */
+  after?: { id: string };
 }
 
 interface AuditRow {
@@ -114,7 +111,20 @@ export function auditLog(sql: Sql) {
           from audit_events
          where merchant_id = ${query.merchantId}
            ${query.actionPrefix ? sql`and action like ${likePrefix(query.actionPrefix)}` : sql``}
-           ${query.after ? sql`and (at, id) < (${query.after.at}, ${query.after.id})` : sql``}
+           ${
+             query.mode
+               ? query.modeless
+                 ? sql`and (mode = ${query.mode} or mode is null)`
+                 : sql`and mode = ${query.mode}`
+               : sql``
+           }
+           ${
+             query.after
+               ? sql`and (at, id) < (select a.at, a.id from audit_events a
+                                      where a.id = ${query.after.id}
+                                        and a.merchant_id = ${query.merchantId})`
+               : sql``
+           }
          order by at desc, id desc
          limit ${query.limit}`;
       return rows.map(eventOf);

@@ -1,9 +1,22 @@
 import type { Sql } from '@dzpay/platform';
 
+/**
+ * What a dashboard user may do for their merchant (docs/team.md has the whole matrix):
+ * owner everything; admin everything but the owners; developer API keys and webhooks,
+ * reading payments; accountant reading and exporting only.
+ */
+export const DashboardRoles = ['owner', 'admin', 'developer', 'accountant'] as const;
+export type DashboardRole = (typeof DashboardRoles)[number];
+
+export function isDashboardRole(value: unknown): value is DashboardRole {
+  return typeof value === 'string' && (DashboardRoles as readonly string[]).includes(value);
+}
+
 export interface DashboardUser {
   id: string;
   merchantId: string;
   email: string;
+  role: DashboardRole;
   createdAt: Date;
   disabledAt: Date | null;
 }
@@ -14,7 +27,21 @@ export interface ActiveUser {
   email: string;
   merchantId: string;
   merchantName: string;
+  /** Read from Postgres on every request: a changed role applies to the next click. */
+  role: DashboardRole;
 }
+
+/** An invitation not used, revoked or expired yet. */
+export interface PendingInvite {
+  id: string;
+  email: string;
+  role: DashboardRole;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** Why a role change or a disabling was not made. */
+export type TeamChangeProblem = 'not-found' | 'last-owner';
 
 export interface LoginCandidate {
   id: string;
@@ -34,12 +61,13 @@ export interface InviteView {
 
 type Created = { user: DashboardUser } | { problem: 'email-taken' | 'no-merchant' };
 
-const USER_COLUMNS = ['id', 'merchant_id', 'email', 'created_at', 'disabled_at'] as const;
+const USER_COLUMNS = ['id', 'merchant_id', 'email', 'role', 'created_at', 'disabled_at'] as const;
 
 interface UserRow {
   id: string;
   merchant_id: string;
   email: string;
+  role: DashboardRole;
   created_at: Date;
   disabled_at: Date | null;
 }
@@ -49,10 +77,13 @@ function userOf(row: UserRow): DashboardUser {
     id: row.id,
     merchantId: row.merchant_id,
     email: row.email,
+    role: row.role,
     createdAt: row.created_at,
     disabledAt: row.disabled_at,
   };
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -68,11 +99,12 @@ export function dashboardUsers(sql: Sql) {
     merchantId: string,
     email: string,
     passwordHash: string,
+    role: DashboardRole,
   ): Promise<Created> {
     try {
       const [row] = await tx<UserRow[]>`
-        insert into dashboard_users (merchant_id, email, password_hash)
-        values (${merchantId}, ${email.trim()}, ${passwordHash})
+        insert into dashboard_users (merchant_id, email, password_hash, role)
+        values (${merchantId}, ${email.trim()}, ${passwordHash}, ${role})
         returning ${tx(USER_COLUMNS)}`;
       return { user: userOf(row!) };
     } catch (error) {
@@ -83,8 +115,13 @@ export function dashboardUsers(sql: Sql) {
   }
 
   return {
-    create: (merchantId: string, email: string, passwordHash: string) =>
-      insertUser(sql, merchantId, email, passwordHash),
+    /** A user made by an operator (the admin CLI): a merchant's first user is its owner. */
+    create: (
+      merchantId: string,
+      email: string,
+      passwordHash: string,
+      role: DashboardRole = 'owner',
+    ) => insertUser(sql, merchantId, email, passwordHash, role),
 
     async findForLogin(email: string): Promise<LoginCandidate | null> {
       const rows = await sql<
@@ -108,14 +145,22 @@ export function dashboardUsers(sql: Sql) {
 
     /** The user behind a session, if still enabled and still with this active merchant. */
     async findActive(userId: string, merchantId: string): Promise<ActiveUser | null> {
-      const rows = await sql<{ id: string; email: string; merchant_id: string; name: string }[]>`
-        select u.id, u.email, u.merchant_id, m.name
+      const rows = await sql<
+        { id: string; email: string; merchant_id: string; name: string; role: DashboardRole }[]
+      >`
+        select u.id, u.email, u.merchant_id, m.name, u.role
         from dashboard_users u join merchants m on m.id = u.merchant_id
         where u.id = ${userId} and u.merchant_id = ${merchantId}
           and u.disabled_at is null and m.active`;
       const row = rows[0];
       return row
-        ? { id: row.id, email: row.email, merchantId: row.merchant_id, merchantName: row.name }
+        ? {
+            id: row.id,
+            email: row.email,
+            merchantId: row.merchant_id,
+            merchantName: row.name,
+            role: row.role,
+          }
         : null;
     },
 
@@ -148,23 +193,122 @@ export function dashboardUsers(sql: Sql) {
       return rows.length > 0;
     },
 
+    /** One of the merchant's users by id (another merchant's is as unknown as none). */
+    async findUserOf(merchantId: string, userId: string): Promise<DashboardUser | null> {
+      if (!UUID.test(userId)) return null;
+      const rows = await sql<UserRow[]>`
+        select ${sql(USER_COLUMNS)} from dashboard_users
+        where id = ${userId} and merchant_id = ${merchantId}`;
+      return rows[0] ? userOf(rows[0]) : null;
+    },
+
+    /**
+     * Gives a user another role. The merchant keeps at least one enabled owner: the team's
+     * rows are locked while counting, so two owners demoting each other at once cannot
+     * both succeed.
+     */
+    async setRole(
+      merchantId: string,
+      userId: string,
+      role: DashboardRole,
+    ): Promise<{ user: DashboardUser; previous: DashboardRole } | { problem: TeamChangeProblem }> {
+      if (!UUID.test(userId)) return { problem: 'not-found' };
+      return sql.begin(async (tx) => {
+        const team = await lockTeam(tx as unknown as Sql, merchantId);
+        const target = team.find((user) => user.id === userId);
+        if (!target) return { problem: 'not-found' as const };
+        if (target.role === 'owner' && role !== 'owner' && !otherOwner(team, userId)) {
+          return { problem: 'last-owner' as const };
+        }
+        const [row] = await tx<UserRow[]>`
+          update dashboard_users set role = ${role}
+          where id = ${userId} and merchant_id = ${merchantId}
+          returning ${tx(USER_COLUMNS)}`;
+        return { user: userOf(row!), previous: target.role };
+      });
+    },
+
+    /**
+     * Disables or enables one of the merchant's users. Never the last enabled owner.
+     * The caller ends a disabled user's sessions (they live in Redis); every request
+     * also reads disabled_at, so none gets through meanwhile.
+     */
+    async setDisabled(
+      merchantId: string,
+      userId: string,
+      disabled: boolean,
+    ): Promise<{ user: DashboardUser } | { problem: TeamChangeProblem }> {
+      if (!UUID.test(userId)) return { problem: 'not-found' };
+      return sql.begin(async (tx) => {
+        const team = await lockTeam(tx as unknown as Sql, merchantId);
+        const target = team.find((user) => user.id === userId);
+        if (!target) return { problem: 'not-found' as const };
+        if (disabled && target.role === 'owner' && !otherOwner(team, userId)) {
+          return { problem: 'last-owner' as const };
+        }
+        const [row] = await tx<UserRow[]>`
+          update dashboard_users
+             set disabled_at = ${disabled ? sql`coalesce(disabled_at, now())` : null}
+           where id = ${userId} and merchant_id = ${merchantId}
+          returning ${tx(USER_COLUMNS)}`;
+        return { user: userOf(row!) };
+      });
+    },
+
     async createInvite(invite: {
       merchantId: string;
       email: string;
+      role: DashboardRole;
       tokenHash: Buffer;
       invitedBy: string;
       expiresAt: Date;
-    }): Promise<void> {
-      await sql`
-        insert into dashboard_invites (merchant_id, email, token_hash, invited_by, expires_at)
-        values (${invite.merchantId}, ${invite.email.trim()}, ${invite.tokenHash},
-                ${invite.invitedBy}, ${invite.expiresAt})`;
+    }): Promise<{ id: string }> {
+      const [row] = await sql<{ id: string }[]>`
+        insert into dashboard_invites
+          (merchant_id, email, role, token_hash, invited_by, expires_at)
+        values (${invite.merchantId}, ${invite.email.trim()}, ${invite.role}, ${invite.tokenHash},
+                ${invite.invitedBy}, ${invite.expiresAt})
+        returning id`;
+      return { id: row!.id };
+    },
+
+    /** The merchant's invitations still waiting for their invitee, newest first. */
+    async pendingInvites(merchantId: string): Promise<PendingInvite[]> {
+      const rows = await sql<
+        { id: string; email: string; role: DashboardRole; created_at: Date; expires_at: Date }[]
+      >`
+        select id, email, role, created_at, expires_at from dashboard_invites
+        where merchant_id = ${merchantId} and accepted_at is null and revoked_at is null
+          and expires_at > now()
+        order by created_at desc`;
+      return rows.map((row) => ({
+        id: row.id,
+        email: row.email,
+        role: row.role,
+        createdAt: row.created_at,
+        expiresAt: row.expires_at,
+      }));
+    },
+
+    /** Withdraws a pending invitation: its link opens nothing from now on. */
+    async revokeInvite(
+      merchantId: string,
+      inviteId: string,
+    ): Promise<{ email: string; role: DashboardRole } | null> {
+      if (!UUID.test(inviteId)) return null;
+      const rows = await sql<{ email: string; role: DashboardRole }[]>`
+        update dashboard_invites set revoked_at = now()
+        where id = ${inviteId} and merchant_id = ${merchantId}
+          and accepted_at is null and revoked_at is null
+        returning email, role`;
+      return rows[0] ?? null;
     },
 
     async findInvite(tokenHash: Buffer): Promise<InviteView | null> {
       const rows = await sql<{ email: string; name: string; usable: boolean }[]>`
         select i.email, m.name,
-               (i.accepted_at is null and i.expires_at > now() and m.active) as usable
+               (i.accepted_at is null and i.revoked_at is null and i.expires_at > now()
+                and m.active) as usable
         from dashboard_invites i join merchants m on m.id = i.merchant_id
         where i.token_hash = ${tokenHash}`;
       const row = rows[0];
@@ -182,17 +326,19 @@ export function dashboardUsers(sql: Sql) {
     ): Promise<Created | { problem: 'invalid' }> {
       return sql
         .begin(async (tx) => {
-          const [invite] = await tx<{ merchant_id: string; email: string }[]>`
+          const [invite] = await tx<{ merchant_id: string; email: string; role: DashboardRole }[]>`
           update dashboard_invites set accepted_at = now()
-          where token_hash = ${tokenHash} and accepted_at is null and expires_at > now()
+          where token_hash = ${tokenHash} and accepted_at is null and revoked_at is null
+            and expires_at > now()
             and merchant_id in (select id from merchants where active)
-          returning merchant_id, email`;
+          returning merchant_id, email, role`;
           if (!invite) return { problem: 'invalid' as const };
           const created = await insertUser(
             tx as unknown as Sql,
             invite.merchant_id,
             invite.email,
             passwordHash,
+            invite.role,
           );
           // Nothing accepted when the user could not be made (the email got an account).
           if ('problem' in created) throw new InviteRefused(created);
@@ -204,6 +350,21 @@ export function dashboardUsers(sql: Sql) {
         });
     },
   };
+}
+
+/** The merchant's users, locked until the transaction ends (for the last-owner rule). */
+async function lockTeam(tx: Sql, merchantId: string) {
+  return tx<{ id: string; role: DashboardRole; disabled_at: Date | null }[]>`
+    select id, role, disabled_at from dashboard_users
+    where merchant_id = ${merchantId} order by id for update`;
+}
+
+/** Whether an enabled owner other than this user remains. */
+function otherOwner(
+  team: readonly { id: string; role: DashboardRole; disabled_at: Date | null }[],
+  userId: string,
+): boolean {
+  return team.some((user) => user.id !== userId && user.role === 'owner' && !user.disabled_at);
 }
 
 class InviteRefused extends Error {

@@ -18,22 +18,29 @@ export {
   type WebhookSettingsRow,
 } from './partner-endpoints.ts';
 export {
+  DashboardRoles,
   dashboardUsers,
+  isDashboardRole,
   type ActiveUser,
+  type DashboardRole,
   type DashboardUser,
   type DashboardUsers,
   type InviteView,
   type LoginCandidate,
+  type PendingInvite,
+  type TeamChangeProblem,
 } from './dashboard-users.ts';
 
 // Who did what: refunds, cancels, keys, webhook settings, payouts, team changes.
 export {
   AuditActions,
+  AuditFamilies,
   auditLog,
   type AuditAction,
   type AuditActor,
   type AuditEvent,
   type AuditEventInput,
+  type AuditFamily,
   type AuditLog,
   type AuditPageQuery,
 } from './audit-log.ts';

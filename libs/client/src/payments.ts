@@ -65,9 +65,20 @@ export function paymentsMethods(transport: ClientTransport) {
      * GET /api/v1/payments/export: every payment the filters match, as CSV text;
      * `dialect: 'spreadsheet'` for an accountant's Excel in French or Arabic.
      */
-    async exportPayments(filters: PaymentsExportQuery = {}): Promise<string> {
+    async exportPayments(filters: Omit<PaymentsExportQuery, 'format'> = {}): Promise<string> {
       const response = await raw('GET', `/api/v1/payments/export${query(filters)}`);
       return response.text();
+    },
+    /**
+     * GET /api/v1/payments/export?format=xlsx: the same payments as an Excel workbook's
+     * bytes (amounts as DZD numbers, times as Algiers dates, a total of the paid ones).
+     */
+    async exportPaymentsXlsx(
+      filters: Omit<PaymentsExportQuery, 'format' | 'dialect'> = {},
+    ): Promise<Uint8Array> {
+      const path = `/api/v1/payments/export${query({ ...filters, format: 'xlsx' })}`;
+      const response = await raw('GET', path);
+      return new Uint8Array(await response.arrayBuffer());
     },
     /**
      * POST /api/v1/payments/{id}/refund: the whole remaining amount unless `amount` says

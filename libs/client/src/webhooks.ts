@@ -1,6 +1,7 @@
 import {
   DeliveriesResponse,
   DeliveryResponse,
+  Rpc,
   SigningSecretRotatedResponse,
   WebhookEventResponse,
   WebhookEventsResponse,
@@ -12,7 +13,7 @@ import {
   type WebhookEventKind,
   type WebhookType,
 } from '@dzpay/contracts';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ClientTransport } from './transport.ts';
 
 /** Filters and paging of `listEvents`. */
@@ -22,6 +23,19 @@ interface ListEventsQuery {
   type?: WebhookType;
   paymentId?: string;
 }
+
+/** Filters and paging of `listWebhookDeliveries` (days in Algiers, both included). */
+type ListDeliveriesQuery = Omit<
+  z.infer<typeof Rpc.webhookDeliveriesList.request>,
+  'merchantId' | 'mode'
+>;
+
+/** 200 of GET /api/v1/webhooks/deliveries: a page of the dispatcher's answer. */
+const DeliveriesPageResponse = z.object({
+  statusCode: z.literal(200),
+  message: z.string(),
+  data: Rpc.webhookDeliveriesList.reply,
+});
 
 /**
  * A merchant's webhooks: where they go and which kinds, the secret that signs them, a
@@ -72,6 +86,19 @@ export function webhooksMethods(transport: ClientTransport) {
         schema: DeliveriesResponse,
       });
       return answer.data.deliveries;
+    },
+    /**
+     * GET /api/v1/webhooks/deliveries: every delivery, newest first, with its attempts;
+     * filtered by outcome (delivered, failing, given_up), type, payment and days.
+     */
+    async listWebhookDeliveries(filters: ListDeliveriesQuery = {}) {
+      return (
+        await call(
+          'GET',
+          `/api/v1/webhooks/deliveries${query(filters)}`,
+          ok(DeliveriesPageResponse),
+        )
+      ).data;
     },
     /** POST /api/v1/webhooks/deliveries/{id}/replay. */
     async replayDelivery(id: string): Promise<DeliveryView> {

@@ -39,6 +39,8 @@ import {
   DeliveriesOfPaymentRequest,
   DeliveryReplayRequest,
   DeliveryView,
+  WebhookDeliveriesListRequest,
+  WebhookDeliveriesPage,
 } from './webhooks/deliveries.ts';
 import { WebhookTestResult, WebhookTestSendRequest } from './webhooks/settings.ts';
 import {
@@ -85,7 +87,11 @@ export const Rpc = {
   webhookEventReplay: rpc('webhooks.log.replay', WebhookEventReplayRequest, WebhookEventView),
   webhookTestSend: rpc('webhooks.test.send', WebhookTestSendRequest, WebhookTestResult),
   /** Every delivery of the merchant's webhooks, newest first, with filters. */
-  webhookDeliveriesList: rpc('webhooks.deliveries.all', z.unknown(), z.unknown()),
+  webhookDeliveriesList: rpc(
+    'webhooks.deliveries.all',
+    WebhookDeliveriesListRequest,
+    WebhookDeliveriesPage,
+  ),
   // Receipts (receipts)
   receiptEmailSend: rpc('receipts.email.send', ReceiptEmailRequest, ReceiptEmailResult),
   // Payment links (payments: payments.links.*)

@@ -15,6 +15,8 @@ export type {
 } from './verify.ts';
 export type { IncomingHeaders } from './headers.ts';
 export type { WebhookReceiverOptions } from './receiver.ts';
+// Payment links: the link a webhook's payment was made through, from its reference.
+export { paymentLinkOf } from './payment-link.ts';
 
 // Product lookups: checking dzpay's request, and the answers a partner gives.
 export { PartnerProduct, partnerError, productResponse, verifyDzpayRequest } from './product.ts';

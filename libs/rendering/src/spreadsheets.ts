@@ -1,2 +1,4 @@
-// XLSX and CSV of the payments list and the daily report (filled by the exports work).
-export {};
+// XLSX of the payments list and of the daily report, next to their CSV (payments-csv.ts,
+// report-csv.ts): what the merchant API's exports and the dashboard's downloads send.
+export { paymentsXlsx } from './payments-xlsx.ts';
+export { reportXlsx } from './report-xlsx.ts';

@@ -222,8 +222,8 @@ export function natsRoles(names: DurableNames = {}): Record<NatsUser, NatsRole> 
       ],
     },
     // `dzpay qr create` asks qr-config for a code, `dzpay reconcile` asks payments for a
-    // reconciliation and `dzpay payout record` for a payout; the other commands use Postgres.
-    cli: { ...none, calls: ['qrCodeCreate', 'paymentsReconcile', 'payoutRecord'] },
+    // reconciliation and `dzpay payout record|list` for payouts; the other commands use Postgres.
+    cli: { ...none, calls: ['qrCodeCreate', 'paymentsReconcile', 'payoutRecord', 'payoutsList'] },
   };
 }
 

@@ -50,7 +50,12 @@ export function linkEnv(name: ServiceName, links: StackLinks): Record<string, st
       };
     case 'gateway':
     case 'dashboard':
-      return { PUBLIC_BASE_URL: links.gatewayUrl, SECRETS_KEY: links.secretsKey };
+      // The same mail server as receipts: password reset links.
+      return {
+        PUBLIC_BASE_URL: links.gatewayUrl,
+        SECRETS_KEY: links.secretsKey,
+        ...(links.smtp ? { SMTP_HOST: links.smtp.host, SMTP_PORT: String(links.smtp.port) } : {}),
+      };
     case 'webhook-dispatcher':
       return { SECRETS_KEY: links.secretsKey, PARTNER_ALLOW_PRIVATE_TARGETS: 'true' };
     case 'receipts':

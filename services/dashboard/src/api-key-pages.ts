@@ -1,5 +1,6 @@
 import { escapeHtml } from '@dzpay/platform';
 import { type ApiKeyRecord, issueApiKey } from '@dzpay/accounts';
+import { recordDashboardAudit } from './audit-record.ts';
 import { formatDateTime } from './format.ts';
 import { textsOf } from './messages.ts';
 import { DashboardPaths } from './navigation.ts';
@@ -63,6 +64,11 @@ export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
       { merchantId: scope.merchantId, keyId: stored.id, mode: scope.mode },
       'API key issued from the dashboard',
     );
+    await recordDashboardAudit(dash, context, {
+      action: 'api_key.issue',
+      target: stored.displayPrefix,
+      details: { keyId: stored.id, ...(stored.label ? { label: stored.label } : {}) },
+    });
     return context.page(
       t.newKeyTitle,
       `<section class="card"><p role="status"><strong>${e(t.newKeyWarning)}</strong></p>
@@ -98,6 +104,11 @@ export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
       { merchantId: scope.merchantId, keyId: revoked.id, mode: scope.mode },
       'API key revoked from the dashboard',
     );
+    await recordDashboardAudit(dash, context, {
+      action: 'api_key.revoke',
+      target: revoked.displayPrefix,
+      details: { keyId: revoked.id, ...(revoked.label ? { label: revoked.label } : {}) },
+    });
     await context.flash('ok', t.keyRevoked);
     await context.reply.redirect(DashboardPaths.apiKeys, 303);
   });

@@ -51,7 +51,8 @@ ${hidden('_csrf', options.csrf)}${hidden('lang', options.language)}${hidden('nex
 <div><label for="password">${escapeHtml(t.password)}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="800"></div>
 <button type="submit">${escapeHtml(t.signIn)}</button>
-</form>`;
+</form>
+<p class="forgot"><a href="${DashboardPaths.passwordReset}?lang=${options.language}">${escapeHtml(t.forgotPassword)}</a></p>`;
 }
 
 /** Sign-in and the invitation links: the pages reachable without a session. */

@@ -3,6 +3,8 @@ import { escapeHtml } from '@dzpay/platform';
 import { directionOf } from './language.ts';
 import { textsOf } from './messages.ts';
 import { DashboardPaths } from './navigation.ts';
+import { DashboardRoles } from '@dzpay/accounts';
+import { allows, type DashboardRole } from './permissions.ts';
 
 /** The headers every dashboard answer carries (pages, downloads, redirects). */
 export const SECURITY_HEADERS: Record<string, string> = {
@@ -35,6 +37,17 @@ export interface SignedInFrame {
   /** Where the header's switches send the browser back (the path and its query). */
   returnTo?: string;
   flash?: { kind: 'ok' | 'error'; text: string } | undefined;
+  /**
+   * The user's role: the navigation lists only the pages it may open. Without one (a
+   * caller that does not know it), only the pages every role may open are listed.
+   */
+  role?: DashboardRole;
+}
+
+/** Whether a navigation entry is shown: the role may open it (every role, with none given). */
+function opens(role: DashboardRole | undefined, href: string): boolean {
+  if (role) return allows(role, 'GET', href);
+  return DashboardRoles.every((each) => allows(each, 'GET', href));
 }
 
 function head(language: Language, title: string): string {
@@ -75,6 +88,7 @@ export function signedInPage(frame: SignedInFrame, title: string, bodyHtml: stri
     [DashboardPaths.audit, t.audit],
   ];
   const links = nav
+    .filter(([href]) => opens(frame.role, href))
     .map(([href, label]) => {
       const current =
         frame.path === href || frame.path.startsWith(`${href}/`) ? ' aria-current="page"' : '';

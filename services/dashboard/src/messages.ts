@@ -1,3 +1,4 @@
+import type { DashboardRole } from '@dzpay/accounts';
 import type { Language } from '@dzpay/contracts';
 
 /** Every text of the dashboard's core pages (the data pages keep their own). */
@@ -115,6 +116,17 @@ const en = {
   yes: 'Yes',
   no: 'No',
   actions: 'Actions',
+  forbiddenTitle: 'Not allowed',
+  forbiddenText: (role: string) =>
+    `Your role (${role}) does not allow this. Ask an owner or an administrator of your team.`,
+  backHome: 'Back to the dashboard',
+  roleNames: {
+    owner: 'Owner',
+    admin: 'Administrator',
+    developer: 'Developer',
+    accountant: 'Accountant',
+  } as Record<DashboardRole, string>,
+  forgotPassword: 'Forgot your password?',
 };
 
 type Messages = typeof en;
@@ -236,6 +248,17 @@ const fr: Messages = {
   yes: 'Oui',
   no: 'Non',
   actions: 'Actions',
+  forbiddenTitle: 'Action non autorisée',
+  forbiddenText: (role: string) =>
+    `Votre rôle (${role}) ne permet pas cette action. Demandez à un propriétaire ou à un administrateur de votre équipe.`,
+  backHome: 'Retour à l’espace marchand',
+  roleNames: {
+    owner: 'Propriétaire',
+    admin: 'Administrateur',
+    developer: 'Développeur',
+    accountant: 'Comptable',
+  },
+  forgotPassword: 'Mot de passe oublié ?',
 };
 
 const ar: Messages = {
@@ -348,6 +371,17 @@ const ar: Messages = {
   yes: 'نعم',
   no: 'لا',
   actions: 'إجراءات',
+  forbiddenTitle: 'غير مسموح',
+  forbiddenText: (role: string) =>
+    `دورك (${role}) لا يسمح بهذا. اطلب ذلك من مالك أو مسؤول في فريقك.`,
+  backHome: 'العودة إلى لوحة التاجر',
+  roleNames: {
+    owner: 'المالك',
+    admin: 'مسؤول',
+    developer: 'مطوّر',
+    accountant: 'محاسب',
+  },
+  forgotPassword: 'نسيت كلمة المرور؟',
 };
 
 export const DashboardMessages: Record<Language, Messages> = { en, fr, ar };

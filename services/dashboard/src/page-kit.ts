@@ -1,3 +1,4 @@
+import type { DashboardRole } from '@dzpay/accounts';
 import type { Language, Mode } from '@dzpay/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardDeps } from './settings.ts';
@@ -17,6 +18,11 @@ export interface DashboardSession {
   language: Language;
   /** Goes in every form as the hidden field `_csrf`. */
   csrfToken: string;
+  /**
+   * What the user may do (permissions.ts), as Postgres says on this request. Always set
+   * by the core; optional only so that stand-ins of the core in tests may leave it out.
+   */
+  role?: DashboardRole;
 }
 
 /** What a page handler gets: the session, its scope, and the core's helpers. */
@@ -35,6 +41,12 @@ export interface PageContext {
   csrfField: () => string;
   /** A one-time notice shown on the next page (after a redirect). */
   flash: (kind: 'ok' | 'error', text: string) => Promise<void>;
+  /**
+   * Whether the user's role may use a method and a path (permissions.ts): pages show only
+   * the forms and links that would be let through. The core refuses the rest anyway (403),
+   * whatever a page shows. Always set by the core; stand-ins may leave it out (all shown).
+   */
+  allows?: (method: 'GET' | 'POST', path: string) => boolean;
 }
 
 export type PageHandler = (context: PageContext) => Promise<string | void>;

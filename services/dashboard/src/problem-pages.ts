@@ -32,6 +32,7 @@ export function problem(
         {
           language,
           merchantName: found.user.merchantName,
+          role: found.user.role,
           mode: found.record.mode,
           csrfToken: found.record.csrfToken,
           path: request.url.split('?')[0] ?? DashboardPaths.home,

@@ -1,12 +1,15 @@
-import { accountsRepository, dashboardUsers } from '@dzpay/accounts';
+import { accountsRepository, dashboardUsers, passwordResets } from '@dzpay/accounts';
 import { secretsKey, startRuntime, type Runtime } from '@dzpay/platform';
 import { runtimeSchemaOf } from '@dzpay/stack';
 import type { FastifyInstance } from 'fastify';
 import { formTokens } from './adapters/form-tokens.ts';
 import { loginThrottle } from './adapters/login-throttle-store.ts';
+import { smtpMailer } from './adapters/mailer.ts';
+import { passwordResetThrottle } from './adapters/password-reset-throttle-store.ts';
 import { dashboardSessions } from './adapters/sessions.ts';
 import { buildDashboardApp } from './app.ts';
 import { DashboardEnv } from './config.ts';
+import { resetMailing, type ResetMailing } from './password-reset-mailing.ts';
 import { DEFAULT_DASHBOARD_SETTINGS } from './settings.ts';
 
 export interface Dashboard {
@@ -14,6 +17,8 @@ export interface Dashboard {
   app: FastifyInstance;
   /** Where the dashboard listens; its pages are under /dashboard. */
   url: string;
+  /** Password reset links being mailed: `settled()` waits for them (tests, shutdown). */
+  resetMailing: ResetMailing;
 }
 
 /** Wires the dashboard: runtime, accounts, sessions, the pages; shutdown closes HTTP first. */
@@ -43,6 +48,17 @@ export async function startDashboard(
     sessionIdleSeconds: config.DASHBOARD_SESSION_IDLE_MINUTES * 60,
     sessionMaxSeconds: config.DASHBOARD_SESSION_MAX_HOURS * 3600,
   };
+  // Password reset links go out through the mail server (SMTP_*, as receipts'); nothing
+  // connects before the first one.
+  const mailer = smtpMailer(config);
+  const resets = passwordResets(runtime.sql);
+  const mailing = resetMailing({
+    resets,
+    mailer,
+    minutes: config.DASHBOARD_PASSWORD_RESET_MINUTES,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    now: () => new Date(),
+  });
   const app = await buildDashboardApp(
     {
       logger: runtime.logger,
@@ -58,6 +74,11 @@ export async function startDashboard(
       }),
       formTokens: formTokens(redis),
       throttle: loginThrottle(redis),
+      passwordReset: {
+        resets,
+        throttle: passwordResetThrottle(redis),
+        mailing,
+      },
       accounts: accountsRepository(runtime.sql),
       nats: runtime.nats,
       natsPrefix: config.NATS_PREFIX,
@@ -70,7 +91,17 @@ export async function startDashboard(
   );
   const address = await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
   runtime.onStop(() => app.close());
+  // Links already asked for still go out before the connections close.
+  runtime.onStop(async () => {
+    await mailing.settled();
+    mailer.close();
+  });
   runtime.logger.info({ address }, 'dashboard listening');
   runtime.ops.markReady();
-  return { runtime, app, url: address.replace('0.0.0.0', '127.0.0.1') };
+  return {
+    runtime,
+    app,
+    url: address.replace('0.0.0.0', '127.0.0.1'),
+    resetMailing: mailing,
+  };
 }

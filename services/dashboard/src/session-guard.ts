@@ -66,6 +66,7 @@ export function sessionView(found: ResolvedSession): DashboardSession {
     mode: found.record.mode,
     language: found.record.language,
     csrfToken: found.record.csrfToken,
+    role: found.user.role,
   };
 }
 

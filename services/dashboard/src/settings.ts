@@ -1,8 +1,10 @@
-import type { AccountsRepository, DashboardUsers } from '@dzpay/accounts';
+import type { AccountsRepository, DashboardUsers, PasswordResets } from '@dzpay/accounts';
 import type { NatsConnection } from '@dzpay/platform';
 import type { FormTokens } from './adapters/form-tokens.ts';
 import type { DashboardSessions } from './adapters/sessions.ts';
 import type { LoginThrottle } from './adapters/login-throttle-store.ts';
+import type { PasswordResetThrottle } from './adapters/password-reset-throttle-store.ts';
+import type { ResetMailing } from './password-reset-mailing.ts';
 
 /** The dashboard's settings (config.ts: DASHBOARD_*). */
 export interface DashboardSettings {
@@ -31,6 +33,12 @@ export interface DashboardDeps {
   /** The CSRF tokens of the sign-in and invitation forms, before any session. */
   formTokens: FormTokens;
   throttle: LoginThrottle;
+  /** Forgotten passwords: the links (hashes), the asks' throttle, the mailing of links. */
+  passwordReset: {
+    resets: PasswordResets;
+    throttle: PasswordResetThrottle;
+    mailing: ResetMailing;
+  };
   /** The accounts schema: merchants' terms, API keys and webhook settings. */
   accounts: AccountsRepository;
   /** The back-end services are asked over NATS, as the gateway asks them. */

@@ -79,6 +79,11 @@ code, .secret { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, mo
 dl.fields { display: grid; grid-template-columns: minmax(8rem, auto) 1fr; gap: .4rem 1rem; margin: 0 0 1rem; }
 dl.fields dt { color: var(--muted); } dl.fields dd { margin: 0; }
 img.qr { max-width: 14rem; height: auto; }
+/* A row's own small forms (the Team page: a role to choose, disable, revoke). */
+form.inline { display: inline-flex; flex-wrap: wrap; gap: .35rem; align-items: center; margin: 0; }
+form.inline select { width: auto; padding: .4rem .5rem; }
+form.inline button { padding: .4rem .8rem; }
+.forgot { margin: 1rem 0 0; text-align: center; }
 @media (max-width: 40rem) {
   /* On a phone the header and the navigation take two short rows and one scrolling row
      (about 110 px of 844), so a page starts on the first screen. */

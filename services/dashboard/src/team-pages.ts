@@ -1,48 +1,64 @@
 import { randomBytes } from 'node:crypto';
-import { DashboardPaths } from './navigation.ts';
-import { formatDateTime } from './format.ts';
-import { textsOf } from './messages.ts';
-import type { PageContext, PageKit } from './page-kit.ts';
+import { cleanEmail, isDashboardRole, type DashboardRole } from '@dzpay/accounts';
 import { inviteTokenHash } from './auth-pages.ts';
-import { cleanEmail } from '@dzpay/accounts';
+import { recordDashboardAudit } from './audit-record.ts';
+import { textsOf } from './messages.ts';
+import { DashboardPaths } from './navigation.ts';
+import type { PageContext, PageKit } from './page-kit.ts';
+import { TeamMessages } from './team-messages.ts';
+import { changeRefusal, inviteRefusal, revokeRefusal, type TeamRefusal } from './team-rules.ts';
+import { teamPageHtml } from './team-views.ts';
 import type { DashboardDeps } from './settings.ts';
 
 type Form = Record<string, unknown>;
 
-/** Who can sign in for the merchant, invitations, and "log out everywhere". */
+/**
+ * Who can sign in for the merchant, with which role; invitations (each with its role),
+ * their revocation; role changes, disabling and enabling; "log out everywhere". Every
+ * change is written to the audit log. The permission table lets only owners and admins
+ * post here; team-rules.ts says what they may do to whom.
+ */
 export function teamPages(kit: PageKit, dash: DashboardDeps): void {
-  const render = async (context: PageContext, notice = '') => {
-    const { escape: e, session } = context;
+  const roleOf = (context: PageContext): DashboardRole => context.session.role ?? 'accountant';
+  const managesTeam = (context: PageContext) =>
+    context.allows?.('POST', `${DashboardPaths.team}/invite`) ?? false;
+
+  const render = async (context: PageContext, top = '') => {
+    const { session } = context;
     const t = textsOf(context.language);
-    const users = await dash.users.listOfMerchant(session.merchantId);
-    const rows = users
-      .map(
-        (user) => `<tr><td data-label="${e(t.email)}">${e(user.email)}</td>
-<td data-label="${e(t.created)}">${e(formatDateTime(user.createdAt, context.language))}</td>
-<td data-label="${e(t.status)}">${
-          user.disabledAt
-            ? `<span class="badge bad">${e(t.disabled)}</span>`
-            : `<span class="badge ok">${e(t.active)}</span>`
-        }</td></tr>`,
-      )
-      .join('');
+    const manages = managesTeam(context);
+    const [users, invites] = await Promise.all([
+      dash.users.listOfMerchant(session.merchantId),
+      manages ? dash.users.pendingInvites(session.merchantId) : Promise.resolve(null),
+    ]);
     return context.page(
       t.teamTitle,
-      `${notice}<section class="card" aria-labelledby="members"><h2 id="members">${e(t.teamTitle)}</h2>
-<p class="muted">${e(t.teamIntro)}</p>
-<div class="table-wrap"><table class="responsive"><thead><tr><th scope="col">${e(t.email)}</th><th scope="col">${e(
-        t.created,
-      )}</th><th scope="col">${e(t.status)}</th></tr></thead><tbody>${rows}</tbody></table></div></section>
-<section class="card" aria-labelledby="invite"><h2 id="invite">${e(t.inviteTitle)}</h2>
-<p class="muted">${e(t.inviteHelp)}</p>
-<form class="stack" method="post" action="${DashboardPaths.team}/invite">${context.csrfField()}
-<div><label for="invite-email">${e(t.email)}</label><input id="invite-email" name="email" type="email" required maxlength="254" autocomplete="off"></div>
-<div><button type="submit">${e(t.invite)}</button></div></form></section>
-<section class="card" aria-labelledby="security"><h2 id="security">${e(t.security)}</h2>
-<p class="muted">${e(t.logoutEverywhereHelp)}</p>
-<form method="post" action="${DashboardPaths.logoutEverywhere}">${context.csrfField()}
-<button type="submit" class="danger">${e(t.logoutEverywhere)}</button></form></section>`,
+      teamPageHtml(
+        {
+          language: context.language,
+          me: { id: session.userId, role: roleOf(context) },
+          users,
+          invites,
+          manages,
+          csrfField: context.csrfField(),
+        },
+        top,
+      ),
     );
+  };
+
+  /** Back to the Team page with a notice (a reload never submits again). */
+  const back = async (context: PageContext, kind: 'ok' | 'error', text: string) => {
+    await context.flash(kind, text);
+    await context.reply.redirect(DashboardPaths.team, 303);
+  };
+
+  const refusalText = (context: PageContext, refusal: TeamRefusal | 'last-owner' | 'not-found') => {
+    const tt = TeamMessages[context.language];
+    if (refusal === 'self') return tt.refusedSelf;
+    if (refusal === 'last-owner') return tt.refusedLastOwner;
+    if (refusal === 'not-found') return tt.notInTeam;
+    return tt.refusedOwner;
   };
 
   kit.get(DashboardPaths.team, (context) => render(context));
@@ -50,12 +66,19 @@ export function teamPages(kit: PageKit, dash: DashboardDeps): void {
   kit.post(`${DashboardPaths.team}/invite`, async (context) => {
     const { escape: e, session } = context;
     const t = textsOf(context.language);
-    const email = cleanEmail((context.request.body as Form).email);
+    const tt = TeamMessages[context.language];
+    const body = context.request.body as Form;
+    const email = cleanEmail(body.email);
     const error = (text: string, status: number) => {
       context.reply.code(status);
       return render(context, `<p class="flash error" role="alert">${e(text)}</p>`);
     };
     if (!email) return error(t.emailInvalid, 400);
+    // A form without a role (an older page) invites with the least one.
+    const role = body.role === undefined ? 'accountant' : body.role;
+    if (!isDashboardRole(role)) return error(tt.refusedRole, 400);
+    const refusal = inviteRefusal(roleOf(context), role);
+    if (refusal) return error(refusalText(context, refusal), 403);
     // Only the merchant's own team is named. An email with an account at another
     // merchant gets a link like any other, and the same answer: saying otherwise would
     // tell this merchant who works elsewhere. That link makes no account (one email, one
@@ -65,9 +88,16 @@ export function teamPages(kit: PageKit, dash: DashboardDeps): void {
     await dash.users.createInvite({
       merchantId: session.merchantId,
       email,
+      role,
       tokenHash: inviteTokenHash(token),
       invitedBy: session.userId,
       expiresAt: new Date(Date.now() + dash.settings.inviteHours * 3600_000),
+    });
+    await recordDashboardAudit(dash, context, {
+      action: 'team.invite',
+      target: email,
+      details: { role },
+      withoutMode: true,
     });
     const link = `${kit.deps.publicBaseUrl}${DashboardPaths.invite}/${token}`;
     context.request.log.info({ merchantId: session.merchantId }, 'dashboard invitation created');
@@ -75,8 +105,87 @@ export function teamPages(kit: PageKit, dash: DashboardDeps): void {
     return render(
       context,
       `<section class="card" aria-labelledby="link"><h2 id="link">${e(t.inviteLink)}</h2>
-<p role="status">${e(t.inviteCreated)} <strong>${e(email)}</strong></p>
+<p role="status">${e(t.inviteCreated)} <strong>${e(email)}</strong> (${e(t.roleNames[role])})</p>
 <p class="muted">${e(t.inviteHelp)}</p><code class="secret" id="invite-link">${e(link)}</code></section>`,
     );
   });
+
+  kit.post(`${DashboardPaths.team}/invites/:id/revoke`, async (context) => {
+    const { session } = context;
+    const tt = TeamMessages[context.language];
+    const { id } = context.request.params as { id: string };
+    const pending = (await dash.users.pendingInvites(session.merchantId)).find(
+      (invite) => invite.id === id,
+    );
+    if (!pending) return back(context, 'error', tt.notInTeam);
+    const refusal = revokeRefusal(roleOf(context), pending.role);
+    if (refusal) return back(context, 'error', refusalText(context, refusal));
+    const revoked = await dash.users.revokeInvite(session.merchantId, id);
+    if (!revoked) return back(context, 'error', tt.notInTeam);
+    await recordDashboardAudit(dash, context, {
+      action: 'team.invite_revoke',
+      target: revoked.email,
+      details: { role: revoked.role },
+      withoutMode: true,
+    });
+    return back(context, 'ok', tt.inviteRevoked(revoked.email));
+  });
+
+  kit.post(`${DashboardPaths.team}/users/:id/role`, async (context) => {
+    const { session } = context;
+    const t = textsOf(context.language);
+    const tt = TeamMessages[context.language];
+    const { id } = context.request.params as { id: string };
+    const role = (context.request.body as Form).role;
+    if (!isDashboardRole(role)) return back(context, 'error', tt.refusedRole);
+    const target = await dash.users.findUserOf(session.merchantId, id);
+    if (!target) return back(context, 'error', tt.notInTeam);
+    const me = { id: session.userId, role: roleOf(context) };
+    const refusal = changeRefusal(me, target, { kind: 'role', to: role });
+    if (refusal) return back(context, 'error', refusalText(context, refusal));
+    const changed = await dash.users.setRole(session.merchantId, id, role);
+    if ('problem' in changed) return back(context, 'error', refusalText(context, changed.problem));
+    if (changed.previous !== role) {
+      await recordDashboardAudit(dash, context, {
+        action: 'team.role_change',
+        target: changed.user.email,
+        details: { from: changed.previous, to: role },
+        withoutMode: true,
+      });
+    }
+    return back(context, 'ok', tt.roleChanged(changed.user.email, t.roleNames[role]));
+  });
+
+  for (const toggle of ['disable', 'enable'] as const) {
+    kit.post(`${DashboardPaths.team}/users/:id/${toggle}`, async (context) => {
+      const { session } = context;
+      const tt = TeamMessages[context.language];
+      const { id } = context.request.params as { id: string };
+      const target = await dash.users.findUserOf(session.merchantId, id);
+      if (!target) return back(context, 'error', tt.notInTeam);
+      const me = { id: session.userId, role: roleOf(context) };
+      const refusal = changeRefusal(me, target, { kind: toggle });
+      if (refusal) return back(context, 'error', refusalText(context, refusal));
+      const changed = await dash.users.setDisabled(session.merchantId, id, toggle === 'disable');
+      if ('problem' in changed)
+        return back(context, 'error', refusalText(context, changed.problem));
+      // Signed out at once: their sessions go now (each request also rereads the user,
+      // so one racing this line is refused anyway).
+      if (toggle === 'disable') await dash.sessions.destroyAllOf(id);
+      if (Boolean(target.disabledAt) !== (toggle === 'disable')) {
+        await recordDashboardAudit(dash, context, {
+          action: toggle === 'disable' ? 'team.user_disable' : 'team.user_enable',
+          target: target.email,
+          details: { role: target.role },
+          withoutMode: true,
+        });
+      }
+      const email = changed.user.email;
+      return back(
+        context,
+        'ok',
+        toggle === 'disable' ? tt.userDisabled(email) : tt.userEnabled(email),
+      );
+    });
+  }
 }

@@ -1,6 +1,8 @@
+import { DeliveriesMessages } from './webhook-deliveries-messages.ts';
 import { DEFAULT_WEBHOOK_EVENTS, WebhookEventKind, type WebhookTestResult } from '@dzpay/contracts';
 import { apiUrlProblem, isAppError } from '@dzpay/platform';
 import { DEFAULT_GRACE_HOURS, effectiveWebhookUrl, webhookSettings } from '@dzpay/accounts';
+import { recordDashboardAudit, safeUrlOf } from './audit-record.ts';
 import { formatDateTime } from './format.ts';
 import { textsOf } from './messages.ts';
 import { DashboardPaths } from './navigation.ts';
@@ -16,7 +18,6 @@ type Form = Record<string, unknown>;
  * merchant API (services/gateway/src/handlers/webhook-routes.ts), scoped by the session.
  */
 export function webhookPages(kit: PageKit, dash: DashboardDeps): void {
-  void dash;
   const { deps } = kit;
   const render = async (context: PageContext, top = '', status = 200) => {
     const { escape: e, scope } = context;
@@ -59,7 +60,8 @@ export function webhookPages(kit: PageKit, dash: DashboardDeps): void {
 <button type="submit" class="secondary">${e(t.rotateSecret)}</button></form></section>
 <section class="card" aria-labelledby="wh-test"><h2 id="wh-test">${e(t.sendTest)}</h2>
 <form method="post" action="${DashboardPaths.webhooks}/test">${context.csrfField()}
-<button type="submit" class="secondary">${e(t.sendTest)}</button></form></section>`,
+<button type="submit" class="secondary">${e(t.sendTest)}</button></form></section>
+<p><a href="${DashboardPaths.webhookDeliveries}">${e(DeliveriesMessages[context.language].title)}</a></p>`,
     );
   };
 
@@ -109,6 +111,11 @@ export function webhookPages(kit: PageKit, dash: DashboardDeps): void {
       { merchantId: scope.merchantId, mode: scope.mode },
       'webhook settings saved from the dashboard',
     );
+    await recordDashboardAudit(dash, context, {
+      action: 'webhook.settings_update',
+      ...(rawUrl ? { target: safeUrlOf(rawUrl) } : {}),
+      details: { events, secretCreated: signingSecret !== null },
+    });
     if (signingSecret) {
       return render(
         context,
@@ -131,6 +138,10 @@ export function webhookPages(kit: PageKit, dash: DashboardDeps): void {
       { merchantId: scope.merchantId, mode: scope.mode },
       'signing secret rotated from the dashboard',
     );
+    await recordDashboardAudit(dash, context, {
+      action: 'webhook.secret_rotate',
+      details: { graceHours: DEFAULT_GRACE_HOURS },
+    });
     return render(context, secretShown(context, signingSecret));
   });
 

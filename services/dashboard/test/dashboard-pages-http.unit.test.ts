@@ -293,9 +293,14 @@ describe('a payment', () => {
     const reasons: [string, string][] = [
       ['cancelled', 'Annulé par le commerçant'],
       ['expired', 'Le délai de paiement a expiré avant le paiement'],
-      ['declined (action code 208)', 'Refusé par le réseau de cartes (code 208)'],
-      // The network's own words (in the payment's language) are shown as they came.
-      ['بطاقة مفقودة', 'Le réseau de cartes a répondu : <bdi>بطاقة مفقودة</bdi>'],
+      ['declined (action code 208)', 'Refusé par le réseau de cartes : carte perdue (code 208)'],
+      // The network's words in another language are said from the code they stand for.
+      ['بطاقة مفقودة', 'Refusé par le réseau de cartes : carte perdue (code 208)'],
+      // Words the table does not know are shown as they came.
+      [
+        'Refus de la banque émettrice',
+        'Le réseau de cartes a répondu : <bdi>Refus de la banque émettrice</bdi>',
+      ],
     ];
     for (const [failureReason, shown] of reasons) {
       const failed = { ...payment, status: 'failed', paidAt: null, failureReason };

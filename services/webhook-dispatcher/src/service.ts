@@ -14,6 +14,7 @@ import {
 import { attemptOutcomes } from './adapters/deliveries/attempt-outcomes.ts';
 import { deliveryClaims } from './adapters/deliveries/claims.ts';
 import { deliveryIntake } from './adapters/deliveries/intake.ts';
+import { deliveriesListing } from './adapters/deliveries/listing.ts';
 import { deliveryReplays } from './adapters/deliveries/replays.ts';
 import { pruneFinishedDeliveries } from './adapters/deliveries/retention.ts';
 import { testDeliveries } from './adapters/deliveries/test-deliveries.ts';
@@ -34,7 +35,7 @@ const LEASE_MARGIN_MS = 5_000;
 
 /**
  * Wires the webhook dispatcher: PAYMENTS intake, the delivery scheduler, the merchant
- * API's deliveries subjects (list, replay) and the outbox relay to WEBHOOKS. Shutdown
+ * API's deliveries subjects (a payment's, all, replay) and the outbox relay to WEBHOOKS. Shutdown
  * stops the subjects, then the intake and the scheduler, then lets the relay publish
  * what they committed, before the runtime drains NATS and closes Postgres.
  */
@@ -118,6 +119,7 @@ export async function startWebhookDispatcher(
       nats,
       prefix,
       views: deliveryViews(sql),
+      listing: deliveriesListing(sql),
       replays,
       replayed: () => scheduler.wake(),
       logger,

@@ -10,6 +10,7 @@ import {
   graceHoursProblem,
   rotateSigningSecret,
 } from '@dzpay/accounts';
+import { addPayoutCommands } from './payout-commands.ts';
 import { addReconcileCommand } from './reconcile-command.ts';
 import { addUserCommands } from './user-commands.ts';
 import {
@@ -62,7 +63,7 @@ const modeOption = () =>
  */
 export function buildProgram(deps: CliDeps): Command {
   const program = new Command('dzpay')
-    .description('dzpay administration: merchants, API keys, QR codes, reconciliation')
+    .description('dzpay administration: merchants, API keys, QR codes, reconciliation, payouts')
     .option('--json', 'print results as JSON')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
@@ -308,6 +309,16 @@ export function buildProgram(deps: CliDeps): Command {
     print: deps.print,
     json: () => program.opts<{ json?: boolean }>().json === true,
     fail: (message, exitCode) => program.error(message, { exitCode }),
+  });
+
+  addPayoutCommands(program, {
+    accounts: deps.accounts,
+    nats: deps.nats,
+    natsPrefix: deps.natsPrefix,
+    print: deps.print,
+    json: () => program.opts<{ json?: boolean }>().json === true,
+    fail,
+    defaultOperator: () => process.env.USER,
   });
 
   addUserCommands(program, {

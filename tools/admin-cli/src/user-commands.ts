@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { Command, InvalidArgumentError } from 'commander';
 import {
+  type DashboardRole,
   type DashboardUsers,
+  DashboardRoles,
   cleanEmail,
+  isDashboardRole,
   hashPassword,
   PASSWORD_MAX,
   PASSWORD_MIN,
@@ -20,6 +23,14 @@ export interface UserCommandsDeps {
 function uuid(value: string): string {
   if (!z.uuid().safeParse(value).success) throw new InvalidArgumentError('must be a UUID');
   return value;
+}
+
+function role(value: string): DashboardRole {
+  const clean = value.trim().toLowerCase();
+  if (!isDashboardRole(clean)) {
+    throw new InvalidArgumentError(`must be one of ${DashboardRoles.join(', ')}`);
+  }
+  return clean;
 }
 
 function email(value: string): string {
@@ -44,7 +55,13 @@ export function addUserCommands(program: Command, deps: UserCommandsDeps): void 
     .description('create a dashboard user; the password is read from DZPAY_USER_PASSWORD')
     .argument('<merchantId>', 'the merchant the user works for', uuid)
     .argument('<email>', 'what the user signs in with', email)
-    .action(async (merchantId: string, address: string) => {
+    .option(
+      '--role <role>',
+      `what the user may do: ${DashboardRoles.join(', ')} (docs/team.md)`,
+      role,
+      'owner' as DashboardRole,
+    )
+    .action(async (merchantId: string, address: string, options: { role: DashboardRole }) => {
       const password = deps.password();
       const problem = passwordProblem(password);
       if (!password) fail('set DZPAY_USER_PASSWORD to the new user’s password');
@@ -52,15 +69,20 @@ export function addUserCommands(program: Command, deps: UserCommandsDeps): void 
         fail(`the password must have at least ${PASSWORD_MIN} characters`);
       if (problem === 'tooLong') fail(`the password must have at most ${PASSWORD_MAX} characters`);
       const users = await deps.users();
-      const created = await users.create(merchantId, address, await hashPassword(password!));
+      const created = await users.create(
+        merchantId,
+        address,
+        await hashPassword(password!),
+        options.role,
+      );
       if ('problem' in created) {
         if (created.problem === 'email-taken') fail(`${address} already has a dashboard user`);
         fail(`no merchant ${merchantId}`);
       }
       const { user: made } = created as Exclude<typeof created, { problem: unknown }>;
       out(
-        { id: made.id, merchantId: made.merchantId, email: made.email },
-        `dashboard user ${made.id} created: ${made.email} (merchant ${made.merchantId})`,
+        { id: made.id, merchantId: made.merchantId, email: made.email, role: made.role },
+        `dashboard user ${made.id} created: ${made.email}, ${made.role} (merchant ${made.merchantId})`,
       );
     });
 
@@ -74,12 +96,13 @@ export function addUserCommands(program: Command, deps: UserCommandsDeps): void 
         users.map((u) => ({
           id: u.id,
           email: u.email,
+          role: u.role,
           createdAt: u.createdAt.toISOString(),
           disabledAt: u.disabledAt?.toISOString() ?? null,
         })),
         users.length
           ? users
-              .map((u) => `${u.id}  ${u.email}  ${u.disabledAt ? 'disabled' : 'active'}`)
+              .map((u) => `${u.id}  ${u.email}  ${u.role}  ${u.disabledAt ? 'disabled' : 'active'}`)
               .join('\n')
           : 'no dashboard user',
       );

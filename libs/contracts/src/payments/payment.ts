@@ -59,6 +59,11 @@ export const PaymentView = PaymentBasics.extend({
   paidAt: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
+  /**
+   * The payment link the payment was made through (payment-links.ts), absent for any
+   * other payment. Its reference names the link too, and its metadata is the link's.
+   */
+  paymentLinkId: z.uuid().optional(),
 });
 export type PaymentView = z.infer<typeof PaymentView>;
 

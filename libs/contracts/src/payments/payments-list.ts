@@ -52,6 +52,8 @@ const filterFields = {
     .string({ error: 'metadataValue must be a string' })
     .max(1000, { error: 'metadataValue must be at most 1000 characters' })
     .optional(),
+  /** Only the payments made through this payment link. */
+  paymentLinkId: z.uuid({ error: 'paymentLinkId must be a payment link id (a UUID)' }).optional(),
 };
 
 type FilterShape = {
@@ -94,9 +96,19 @@ export const CsvDialect = z.enum(['standard', 'spreadsheet'], {
 });
 export type CsvDialect = z.infer<typeof CsvDialect>;
 
-/** `GET /api/v1/payments/export`: the list's filters and the CSV dialect. */
+/**
+ * What an export is: `csv` (the default, in its dialect) or `xlsx`, an Excel workbook
+ * whose amounts are numbers and whose times are dates (the dialect does not apply).
+ */
+const ExportFormat = z.enum(['csv', 'xlsx'], { error: 'format must be csv or xlsx' });
+
+/** `GET /api/v1/payments/export`: the list's filters, the format and the CSV dialect. */
 export const PaymentsExportQuery = z
-  .strictObject({ ...filterFields, dialect: CsvDialect.optional() })
+  .strictObject({
+    ...filterFields,
+    format: ExportFormat.optional(),
+    dialect: CsvDialect.optional(),
+  })
   .superRefine(crossChecks);
 export type PaymentsExportQuery = z.input<typeof PaymentsExportQuery>;
 
@@ -130,6 +142,7 @@ export const PaymentsListRequest = MerchantScope.extend({
   createdTo: z.iso.datetime().optional(),
   metadataKey: z.string().optional(),
   metadataValue: z.string().optional(),
+  paymentLinkId: z.uuid().optional(),
 });
 export type PaymentsListRequest = z.infer<typeof PaymentsListRequest>;
 

@@ -115,6 +115,16 @@ export function jsonDepth(value: unknown): number {
   return deepest;
 }
 
+/**
+ * Metadata as a payment keeps it (and a payment link, which hands it to its payments):
+ * a JSON object whose keys and strings Postgres stores as sent. Its size
+ * (MAX_METADATA_BYTES) and depth (MAX_METADATA_DEPTH) are checked apart, each with its
+ * own answer.
+ */
+export const PaymentMetadata = z
+  .record(z.string(), z.json(), { error: 'metadata must be a JSON object' })
+  .refine(storableJson, { error: 'metadata must not contain NUL characters or broken Unicode' });
+
 /** Whether every key and string of a JSON value can be stored in Postgres jsonb as sent. */
 function storableJson(value: unknown): boolean {
   const stack: unknown[] = [value];

@@ -73,3 +73,71 @@ export type DeliveryView = z.infer<typeof DeliveryView>;
 export const DeliveriesOfPaymentRequest = MerchantScope.extend({ paymentId: z.string() });
 export const DeliveriesOfPaymentReply = z.object({ deliveries: z.array(DeliveryView) });
 export const DeliveryReplayRequest = MerchantScope.extend({ deliveryId: z.string() });
+
+// ---- Every delivery of the merchant's webhooks (`GET /api/v1/webhooks/deliveries`) ----
+
+/** Most deliveries one page holds; 20 when the query gives no limit. */
+const DELIVERIES_PAGE_MAX = 100;
+
+/**
+ * What became of a delivery, as merchants filter by it: `delivered` (the partner
+ * acknowledged it), `failing` (not acknowledged yet and still retried on its schedule,
+ * its first attempt included), `given_up` (its schedule ran out without an acknowledgement:
+ * only a replay sends it again).
+ */
+const DeliveryOutcome = z.enum(['delivered', 'failing', 'given_up'], {
+  error: 'outcome must be delivered, failing or given_up',
+});
+
+const day = (field: string) =>
+  z.iso.date({ error: `${field} must be a date (YYYY-MM-DD), a day in Algiers` });
+
+/**
+ * The query of the list and the fields of its NATS request alike, the scope aside:
+ * strings from a query string are read as the numbers they hold. Days are calendar days
+ * in Algiers (UTC+01:00), both included.
+ */
+const deliveriesQueryFields = {
+  limit: z.coerce
+    .number({ error: 'limit must be an integer' })
+    .int({ error: 'limit must be an integer' })
+    .min(1, { error: `limit must be between 1 and ${DELIVERIES_PAGE_MAX}` })
+    .max(DELIVERIES_PAGE_MAX, { error: `limit must be between 1 and ${DELIVERIES_PAGE_MAX}` })
+    .optional(),
+  cursor: z
+    .string({ error: 'cursor must be a string' })
+    .min(1, { error: 'cursor should not be empty' })
+    .max(200, { error: 'cursor must be at most 200 characters' })
+    .optional(),
+  outcome: DeliveryOutcome.optional(),
+  type: z
+    .enum(WebhookType.options, {
+      error: `type must be one of ${WebhookType.options.join(', ')}`,
+    })
+    .optional(),
+  paymentId: z.uuid({ error: 'paymentId must be a UUID' }).optional(),
+  from: day('from').optional(),
+  to: day('to').optional(),
+};
+
+/**
+ * `webhooks.deliveries.all`: one page of the merchant's deliveries in a mode, newest
+ * first. Unknown fields are refused, so the merchant API's query is this without the
+ * scope (`.omit({ merchantId: true, mode: true })`).
+ */
+export const WebhookDeliveriesListRequest = z.strictObject({
+  ...MerchantScope.shape,
+  ...deliveriesQueryFields,
+});
+
+/** A delivery in the list: a test event's has no payment, so no payment id or reference. */
+const DeliveryListItem = DeliveryView.extend({
+  paymentId: z.uuid().nullable(),
+  reference: z.string().nullable(),
+});
+
+export const WebhookDeliveriesPage = z.object({
+  deliveries: z.array(DeliveryListItem),
+  /** Give it as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { EmailReceiptBody, Language, Rpc, type PaymentView } from '@dzpay/contracts';
 import { AppError } from '@dzpay/platform';
+import { recordDashboardAudit } from '../audit-record.ts';
 import { DashboardPaths } from '../navigation.ts';
 import type { PageContext, PageKit } from '../page-kit.ts';
 import type { Ask } from './ask.ts';
@@ -74,6 +75,15 @@ export function registerPaymentActions(kit: PageKit, ask: Ask): void {
         amount: centimes,
         ...(key ? { idempotency: refundIdempotency(key, id, centimes) } : {}),
       });
+      await recordDashboardAudit(kit.deps, context, {
+        action: 'payment.refund',
+        target: id,
+        details: {
+          amount: refunded.refund.amount,
+          refundStatus: refunded.refund.status,
+          paymentStatus: refunded.status,
+        },
+      });
       if (refunded.refund.status === 'pending') {
         return text.refundPending(money(refunded.refund.amount, context.language));
       }
@@ -84,6 +94,7 @@ export function registerPaymentActions(kit: PageKit, ask: Ask): void {
   kit.post(`${base}/cancel`, (context) =>
     act(context, async (id, text) => {
       await ask(Rpc.paymentsCancel, { ...context.scope, id });
+      await recordDashboardAudit(kit.deps, context, { action: 'payment.cancel', target: id });
       return text.cancelDone;
     }),
   );

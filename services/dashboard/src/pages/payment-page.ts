@@ -58,6 +58,8 @@ export function registerPaymentPage(kit: PageKit, ask: Ask): void {
       deliveries: deliveries?.deliveries ?? null,
       csrfField: context.csrfField(),
       idempotencyKey: randomUUID(),
+      // Only the forms the user's role may send (the core refuses the others anyway).
+      mayPost: (path) => context.allows?.('POST', path) ?? true,
     };
     return context.page(text.paymentTitle(payment.reference), paymentPageHtml(view));
   });
@@ -83,6 +85,8 @@ interface PaymentPageView {
   csrfField: string;
   /** A fresh key per rendered refund form: submitting it twice refunds once. */
   idempotencyKey: string;
+  /** Whether the user's role may send a form to this path (permissions.ts). */
+  mayPost: (path: string) => boolean;
 }
 
 const time = (iso: string, language: Language) =>
@@ -190,8 +194,14 @@ function attemptsHtml(delivery: DeliveryView, text: PaymentsText, language: Lang
   return tableHtml(caption, columns, delivery.attempts);
 }
 
+function replayFormHtml(view: PaymentPageView, delivery: DeliveryView, text: PaymentsText) {
+  const action = `${paymentPath(view.payment.id)}/deliveries/${encodeURIComponent(delivery.id)}/replay`;
+  if (!view.mayPost(action)) return '';
+  return `<form method="post" action="${action}">${view.csrfField}<button type="submit">${e(text.replay)}</button></form>`;
+}
+
 function deliveriesHtml(view: PaymentPageView, text: PaymentsText): string {
-  const { deliveries, language, payment } = view;
+  const { deliveries, language } = view;
   let body: string;
   if (deliveries === null) body = `<p class="muted">${e(text.partUnavailable)}</p>`;
   else if (deliveries.length === 0) body = `<p>${e(text.noDeliveries)}</p>`;
@@ -203,7 +213,7 @@ function deliveriesHtml(view: PaymentPageView, text: PaymentsText): string {
         ) => `<article class="delivery" data-delivery-id="${e(delivery.id)}" data-event-id="${e(delivery.eventId)}">
 ${attemptsHtml(delivery, text, language)}
 ${delivery.nextAttemptAt ? `<p>${e(text.nextAttemptAt)}: ${time(delivery.nextAttemptAt, language)}</p>` : ''}
-<form method="post" action="${paymentPath(payment.id)}/deliveries/${encodeURIComponent(delivery.id)}/replay">${view.csrfField}<button type="submit">${e(text.replay)}</button></form>
+${replayFormHtml(view, delivery, text)}
 </article>`,
       )
       .join('\n');
@@ -215,7 +225,7 @@ function actionsHtml(view: PaymentPageView, text: PaymentsText): string {
   const action = (name: string) => `${paymentPath(payment.id)}/${name}`;
   const parts: string[] = [];
   const remaining = payment.total - payment.refundedAmount;
-  if (payment.status === 'success' && remaining > 0) {
+  if (payment.status === 'success' && remaining > 0 && view.mayPost(action('refund/confirm'))) {
     parts.push(`<section class="card" aria-labelledby="refund"><h2 id="refund">${e(text.refund)}</h2>
 <form method="post" action="${action('refund/confirm')}" class="refund">${view.csrfField}
 <input type="hidden" name="idempotencyKey" value="${e(view.idempotencyKey)}">
@@ -224,12 +234,15 @@ function actionsHtml(view: PaymentPageView, text: PaymentsText): string {
 <p id="refund-hint" class="muted">${e(text.refundHint(money(remaining, language), money(payment.fees * 100, language)))}</p>
 <button type="submit">${e(text.refundSubmit)}</button></form></section>`);
   }
-  if (payment.status === 'created') {
+  if (payment.status === 'created' && view.mayPost(action('cancel'))) {
     parts.push(`<section class="card" aria-labelledby="cancel"><h2 id="cancel">${e(text.cancel)}</h2>
 <p>${e(text.cancelHint)}</p>
 <form method="post" action="${action('cancel')}">${view.csrfField}<button type="submit" class="danger">${e(text.cancelSubmit)}</button></form></section>`);
   }
-  if (payment.status === 'success' || payment.status === 'refunded') {
+  if (
+    (payment.status === 'success' || payment.status === 'refunded') &&
+    view.mayPost(action('receipt'))
+  ) {
     const languages = (['', 'ar', 'fr', 'en'] as const)
       .map(
         (code) =>

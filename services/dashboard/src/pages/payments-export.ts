@@ -3,15 +3,16 @@ import { PAYMENTS_PAGE_MAX, Rpc } from '@dzpay/contracts';
 import { DashboardPaths } from '../navigation.ts';
 import type { PageKit } from '../page-kit.ts';
 import type { Ask } from './ask.ts';
-import { paymentsCsv } from '@dzpay/rendering';
+import { paymentsCsv, paymentsXlsx, XLSX_MEDIA_TYPE } from '@dzpay/rendering';
 import { filterFormOf, listFilterOf } from './payments-filter.ts';
 import { refuseDownload } from './refusal.ts';
 
 /**
- * GET /dashboard/payments/export: the CSV of GET /api/v1/payments/export, with the
- * list page's filters (its form's fields), streamed a page of payments at a time. The
- * people who download it open it in Excel: the spreadsheet dialect unless
- * `dialect=standard` asks for the one programs read.
+ * GET /dashboard/payments/export: the file of GET /api/v1/payments/export, with the
+ * list page's filters (its form's fields). The people who download it open it in Excel:
+ * CSV in the spreadsheet dialect, streamed a page of payments at a time, unless
+ * `dialect=standard` asks for the one programs read; or, with `format=xlsx`, a workbook
+ * of typed cells and totals (written whole, every page read first).
  */
 export function registerPaymentsExport(kit: PageKit, ask: Ask): void {
   kit.download(`${DashboardPaths.payments}/export`, async (context) => {
@@ -37,7 +38,23 @@ export function registerPaymentsExport(kit: PageKit, ask: Ask): void {
       await refuseDownload(context.reply, error, context.language);
       return;
     }
-    const { dialect } = context.request.query as { dialect?: unknown };
+    const { dialect, format } = context.request.query as { dialect?: unknown; format?: unknown };
+    const day = new Date().toISOString().slice(0, 10);
+    const filename = `payments-${context.scope.mode}-${day}`;
+    if (format === 'xlsx') {
+      let workbook;
+      try {
+        workbook = await paymentsXlsx(first, (cursor) => page(cursor));
+      } catch (error) {
+        await refuseDownload(context.reply, error, context.language);
+        return;
+      }
+      await context.reply
+        .type(XLSX_MEDIA_TYPE)
+        .header('content-disposition', `attachment; filename="${filename}.xlsx"`)
+        .send(workbook);
+      return;
+    }
     const stream = Readable.from(
       paymentsCsv(
         first,
@@ -47,13 +64,9 @@ export function registerPaymentsExport(kit: PageKit, ask: Ask): void {
     );
     // A failure mid-export can only cut the body short (headers are out): logged here.
     stream.on('error', (err) => context.request.log.warn({ err }, 'dashboard export cut short'));
-    const day = new Date().toISOString().slice(0, 10);
     await context.reply
       .type('text/csv; charset=utf-8')
-      .header(
-        'content-disposition',
-        `attachment; filename="payments-${context.scope.mode}-${day}.csv"`,
-      )
+      .header('content-disposition', `attachment; filename="${filename}.csv"`)
       .send(stream);
   });
 }

@@ -1,5 +1,7 @@
 import {
+  actionCodeOfDecline,
   CheckoutStatus,
+  FailureReasons,
   Rpc,
   type Language,
   type PaymentListItem,
@@ -129,7 +131,12 @@ function paymentColumns(text: PaymentsText, language: Language): Column<PaymentL
     },
     {
       label: text.status,
-      cell: (payment) => `<span class="badge">${e(statusLabel(payment, text))}</span>`,
+      cell: (payment) =>
+        `<span class="badge">${e(statusLabel(payment, text))}</span>` +
+        // Why it failed, in the page's language; expired and cancelled say it already.
+        (payment.status === 'failed' && payment.failureReason
+          ? ` <small class="muted">${failureReasonHtml(payment.failureReason, text)}</small>`
+          : ''),
     },
     { label: text.amount, cell: (payment) => e(money(payment.amount, language)), numeric: true },
     { label: text.channel, cell: (payment) => e(text.channels[payment.channel]) },
@@ -139,6 +146,24 @@ function paymentColumns(text: PaymentsText, language: Language): Column<PaymentL
         `<time datetime="${e(payment.createdAt)}">${e(dateTime(payment.createdAt, language))}</time>`,
     },
   ];
+}
+
+/**
+ * Why a payment failed, in the page's language: the reasons dzpay writes, and a decline's
+ * action code said as what it means (given alone, or through a card network text known to
+ * mean it, whatever language that came in). Other network words are shown as they came,
+ * isolated from the page's direction.
+ */
+export function failureReasonHtml(reason: string, text: PaymentsText): string {
+  const known = text.failureReasons;
+  if (reason === FailureReasons.expired) return e(known.expired);
+  if (reason === FailureReasons.cancelled) return e(known.cancelled);
+  if (reason === FailureReasons.alreadyPaid) return e(known.alreadyPaid);
+  if (reason === FailureReasons.registrationFailed) return e(known.registration);
+  if (reason === FailureReasons.declined) return e(known.declined);
+  const code = actionCodeOfDecline(reason);
+  if (code) return e(known.declinedCode(code));
+  return `${e(known.networkSaid)} <bdi>${e(reason)}</bdi>`;
 }
 
 function paginationHtml(text: PaymentsText, form: FilterForm, links: PageLinks | undefined) {
@@ -159,6 +184,7 @@ function paymentsListHtml(view: PaymentsListView): string {
     : '';
   const exportHref = `${DashboardPaths.payments}/export${filterQuery(view.form)}`;
   const standardHref = `${DashboardPaths.payments}/export${filterQuery(view.form, { dialect: 'standard' })}`;
+  const xlsxHref = `${DashboardPaths.payments}/export${filterQuery(view.form, { format: 'xlsx' })}`;
   const table = view.rows.length
     ? tableHtml(text.paymentsTitle, paymentColumns(text, view.language), view.rows)
     : view.problems.length
@@ -169,5 +195,6 @@ ${problems}
 ${table}
 ${paginationHtml(text, view.form, view.links)}
 <p class="download"><a href="${e(exportHref)}" download>${e(text.downloadCsv)}</a>
-<a href="${e(standardHref)}" download>${e(text.downloadStandardCsv)}</a></p>`;
+<a href="${e(standardHref)}" download>${e(text.downloadStandardCsv)}</a>
+<a href="${e(xlsxHref)}" download>${e(text.downloadXlsx)}</a></p>`;
 }

@@ -6,6 +6,42 @@ import { endSentence } from '../sentence.ts';
 type Channel = 'CHECKOUT' | 'AGENCY';
 type DeliveryState = 'pending' | 'success' | 'fail';
 
+/**
+ * What the card network's action codes on a decline mean (SATIM's, as
+ * docs/cardnet-sandbox.md lists them), said in each language: a decline shows this
+ * rather than the network's words, which come in the payment's language.
+ */
+const enActionCodes: Record<string, string> = {
+  '116': 'insufficient funds',
+  '111': 'wrong CVV2',
+  '208': 'lost card',
+  '209': 'stolen card',
+  '-2006': 'expired card',
+  '2001': 'card not recognised',
+  '-2007': 'the payment session expired',
+  '10': 'order cancelled',
+};
+const frActionCodes: Record<string, string> = {
+  '116': 'provision insuffisante',
+  '111': 'CVV2 erroné',
+  '208': 'carte perdue',
+  '209': 'carte volée',
+  '-2006': 'carte expirée',
+  '2001': 'carte non reconnue',
+  '-2007': 'la session de paiement a expiré',
+  '10': 'commande annulée',
+};
+const arActionCodes: Record<string, string> = {
+  '116': 'رصيد غير كاف',
+  '111': 'رمز CVV2 خاطئ',
+  '208': 'بطاقة مفقودة',
+  '209': 'بطاقة مسروقة',
+  '-2006': 'بطاقة منتهية الصلاحية',
+  '2001': 'بطاقة غير معروفة',
+  '-2007': 'انتهت مهلة جلسة الدفع',
+  '10': 'تم إلغاء الطلب',
+};
+
 const en = {
   paymentsTitle: 'Payments',
   filters: 'Filters',
@@ -32,6 +68,7 @@ const en = {
   pagination: 'Pages',
   downloadCsv: 'Download for Excel (CSV)',
   downloadStandardCsv: 'Standard CSV (for programs)',
+  downloadXlsx: 'Excel workbook (XLSX)',
   invalidFilter: (label: string, problem: string) => `${label}: ${problem}`,
   paymentTitle: (reference: string) => `Payment ${reference}`,
   details: 'Details',
@@ -52,7 +89,12 @@ const en = {
     alreadyPaid: 'Another attempt of this sale was paid first; this charge is refunded',
     registration: 'The card network could not be reached to open the payment',
     declined: 'Declined by the card network',
-    declinedCode: (code: string) => `Declined by the card network (code ${code})`,
+    declinedCode: (code: string) => {
+      const meaning = enActionCodes[code];
+      return meaning
+        ? `Declined by the card network: ${meaning} (code ${code})`
+        : `Declined by the card network (code ${code})`;
+    },
     networkSaid: 'The card network said:',
   },
   metadata: 'Metadata',
@@ -183,6 +225,7 @@ const fr: PaymentsText = {
   pagination: 'Pages',
   downloadCsv: 'Télécharger pour Excel (CSV)',
   downloadStandardCsv: 'CSV standard (pour les programmes)',
+  downloadXlsx: 'Classeur Excel (XLSX)',
   invalidFilter: (label, problem) => `${label} : ${problem}`,
   paymentTitle: (reference) => `Paiement ${reference}`,
   details: 'Détails',
@@ -203,7 +246,12 @@ const fr: PaymentsText = {
     alreadyPaid: 'Une autre tentative de cette vente a été payée avant ; ce débit est remboursé',
     registration: 'Le réseau de cartes était injoignable à l’ouverture du paiement',
     declined: 'Refusé par le réseau de cartes',
-    declinedCode: (code) => `Refusé par le réseau de cartes (code ${code})`,
+    declinedCode: (code) => {
+      const meaning = frActionCodes[code];
+      return meaning
+        ? `Refusé par le réseau de cartes : ${meaning} (code ${code})`
+        : `Refusé par le réseau de cartes (code ${code})`;
+    },
     networkSaid: 'Le réseau de cartes a répondu :',
   },
   metadata: 'Métadonnées',
@@ -329,6 +377,7 @@ const ar: PaymentsText = {
   pagination: 'الصفحات',
   downloadCsv: 'تنزيل لبرنامج Excel ‏(CSV)',
   downloadStandardCsv: 'CSV قياسي (للبرامج)',
+  downloadXlsx: 'مصنف Excel ‏(XLSX)',
   invalidFilter: (label, problem) => `${label}: ${problem}`,
   paymentTitle: (reference) => `الدفعة ${reference}`,
   details: 'التفاصيل',
@@ -349,7 +398,12 @@ const ar: PaymentsText = {
     alreadyPaid: 'دُفعت محاولة أخرى لهذا البيع قبلها؛ يُسترد هذا المبلغ',
     registration: 'تعذر الوصول إلى شبكة البطاقات عند فتح الدفع',
     declined: 'رفضته شبكة البطاقات',
-    declinedCode: (code) => `رفضته شبكة البطاقات (الرمز ${code})`,
+    declinedCode: (code) => {
+      const meaning = arActionCodes[code];
+      return meaning
+        ? `رفضته شبكة البطاقات: ${meaning} (الرمز ${code})`
+        : `رفضته شبكة البطاقات (الرمز ${code})`;
+    },
     networkSaid: 'ردّت شبكة البطاقات:',
   },
   metadata: 'البيانات الوصفية',

@@ -25,6 +25,8 @@ const en = {
   quietDays: 'Days without any payment or refund are left out of the table.',
   noActivity: 'No payment and no refund in these days.',
   downloadReport: 'Download for Excel (CSV)',
+  downloadReportStandard: 'Standard CSV (for programs)',
+  downloadReportXlsx: 'Excel workbook (XLSX)',
   invalidRange: 'Check the dates: from must be a day before to, at most 366 days apart.',
 };
 
@@ -53,6 +55,8 @@ const fr: ReportText = {
   quietDays: 'Les jours sans paiement ni remboursement ne figurent pas dans le tableau.',
   noActivity: 'Aucun paiement ni remboursement sur ces jours.',
   downloadReport: 'Télécharger pour Excel (CSV)',
+  downloadReportStandard: 'CSV standard (pour les programmes)',
+  downloadReportXlsx: 'Classeur Excel (XLSX)',
   invalidRange:
     'Vérifiez les dates : le début doit précéder la fin, avec au plus 366 jours d’écart.',
 };
@@ -78,6 +82,8 @@ const ar: ReportText = {
   quietDays: 'لا تظهر في الجدول الأيام التي لم تشهد أي دفعة أو استرداد.',
   noActivity: 'لا توجد أي دفعة أو استرداد في هذه الأيام.',
   downloadReport: 'تنزيل لبرنامج Excel ‏(CSV)',
+  downloadReportStandard: 'CSV قياسي (للبرامج)',
+  downloadReportXlsx: 'مصنف Excel ‏(XLSX)',
   invalidRange:
     'تحقق من التواريخ: يجب أن يسبق تاريخ البداية تاريخ النهاية، بفارق 366 يوما على الأكثر.',
 };

@@ -9,7 +9,7 @@ import { escapeHtml as e, isAppError } from '@dzpay/platform';
 import { DashboardPaths } from '../navigation.ts';
 import type { PageContext, PageKit } from '../page-kit.ts';
 import type { Ask } from './ask.ts';
-import { reportCsv } from '@dzpay/rendering';
+import { reportCsv, reportXlsx, XLSX_MEDIA_TYPE } from '@dzpay/rendering';
 import { fieldOf } from './form.ts';
 import { count, day, money, shortDay } from './format.ts';
 import { refusalText, refuseDownload } from './refusal.ts';
@@ -31,8 +31,8 @@ function rangeOf(context: PageContext, now: Date) {
 
 /** GET /dashboard/report: the daily report of a range of days, as a chart and a table. */
 export function registerReportPage(kit: PageKit, ask: Ask): void {
-  // The same report as a file an accountant opens (the spreadsheet dialect unless
-  // dialect=standard): a row per day, then the totals.
+  // The same report as a file an accountant opens (CSV in the spreadsheet dialect unless
+  // dialect=standard; an XLSX workbook with format=xlsx): a row per day, then the totals.
   kit.download(`${DashboardPaths.report}/export`, async (context) => {
     const { range } = rangeOf(context, kit.deps.clock?.() ?? new Date());
     const text = ReportMessages[context.language];
@@ -42,13 +42,18 @@ export function registerReportPage(kit: PageKit, ask: Ask): void {
     }
     try {
       const report = await ask(Rpc.paymentsReportDaily, { ...context.scope, ...range });
-      const { dialect } = context.request.query as { dialect?: unknown };
+      const { dialect, format } = context.request.query as { dialect?: unknown; format?: unknown };
+      const filename = `report-${context.scope.mode}-${range.from}-${range.to}`;
+      if (format === 'xlsx') {
+        await context.reply
+          .type(XLSX_MEDIA_TYPE)
+          .header('content-disposition', `attachment; filename="${filename}.xlsx"`)
+          .send(await reportXlsx(report));
+        return;
+      }
       await context.reply
         .type('text/csv; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="report-${context.scope.mode}-${range.from}-${range.to}.csv"`,
-        )
+        .header('content-disposition', `attachment; filename="${filename}.csv"`)
         .send(reportCsv(report, dialect === 'standard' ? 'standard' : 'spreadsheet'));
     } catch (error) {
       await refuseDownload(context.reply, error, context.language);
@@ -117,6 +122,15 @@ function reportChart(report: DailyReportReply, language: Language): string {
   });
 }
 
+/** The report's range as files: CSV for Excel, standard CSV, and an XLSX workbook. */
+function downloadsHtml(text: ReportText, range: { from: string; to: string }): string {
+  const href = (extra: string) =>
+    `${DashboardPaths.report}/export?from=${range.from}&to=${range.to}${extra}`;
+  return `<p class="download"><a href="${e(href(''))}" download>${e(text.downloadReport)}</a>
+<a href="${e(href('&dialect=standard'))}" download>${e(text.downloadReportStandard)}</a>
+<a href="${e(href('&format=xlsx'))}" download>${e(text.downloadReportXlsx)}</a></p>`;
+}
+
 function reportHtml(report: DailyReportReply, language: Language): string {
   const text = ReportMessages[language];
   type Row = DailyReportReply['totals'] & { date: string | null };
@@ -155,7 +169,7 @@ function reportHtml(report: DailyReportReply, language: Language): string {
   return `${rangeFormHtml(text, report)}
 <section class="card" aria-labelledby="chart"><h2 id="chart">${e(text.chartTitle)}</h2>
 <div class="chart">${reportChart(report, language)}</div>
-<p class="download"><a href="${e(`${DashboardPaths.report}/export?from=${report.from}&to=${report.to}`)}" download>${e(text.downloadReport)}</a></p></section>
+${downloadsHtml(text, report)}</section>
 <p class="muted">${e(note)}</p>
 ${tableHtml(`${text.reportTitle}: ${day(report.from, language)} – ${day(report.to, language)}`, columns, rows)}`;
 }

@@ -19,7 +19,7 @@ import { ValidationFailure } from './errors.ts';
 import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../deps.ts';
-import { paymentsCsv } from '@dzpay/rendering';
+import { paymentsCsv, paymentsXlsx, XLSX_MEDIA_TYPE } from '@dzpay/rendering';
 import { parseQuery } from './query-string.ts';
 
 export interface PaymentsRoutesDeps {
@@ -148,7 +148,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * The merchant API's payments list, its CSV export
+ * The merchant API's payments list, its CSV and XLSX export
  * and the cancel of a payment not paid yet. Every one is scoped by the key's merchant
  * and mode; payments filters and pages (payments.list, payments.cancel).
  */
@@ -177,9 +177,22 @@ export function paymentsListRoutes(app: FastifyInstance, deps: GatewayDeps): voi
 
   app.get('/api/v1/payments/export', routeOptions, async (request, reply) => {
     const { scope } = authOf(request);
-    const { dialect, ...filter } = parseQuery(PaymentsExportQuery, request.query);
+    const { dialect, format, ...filter } = parseQuery(PaymentsExportQuery, request.query);
     // The first page is asked before a byte is sent: a refusal is still a JSON envelope.
     const first = await listPage(scope, { ...filter, limit: PAYMENTS_PAGE_MAX });
+    const day = new Date().toISOString().slice(0, 10);
+    if (format === 'xlsx') {
+      // A workbook is written whole (its zip's directory comes last): every page is read
+      // first, so a failure on the way is still a JSON envelope.
+      const workbook = await paymentsXlsx(first, (cursor) =>
+        listPage(scope, { ...filter, limit: PAYMENTS_PAGE_MAX, cursor }),
+      );
+      return reply
+        .header('content-type', XLSX_MEDIA_TYPE)
+        .header('content-disposition', `attachment; filename="payments-${scope.mode}-${day}.xlsx"`)
+        .header('cache-control', 'no-store')
+        .send(workbook);
+    }
     const stream = Readable.from(
       paymentsCsv(
         first,
@@ -189,7 +202,6 @@ export function paymentsListRoutes(app: FastifyInstance, deps: GatewayDeps): voi
     );
     // A failure mid-export can only cut the body short (headers are out): logged here.
     stream.on('error', (err) => request.log.warn({ err }, 'payments export cut short'));
-    const day = new Date().toISOString().slice(0, 10);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="payments-${scope.mode}-${day}.csv"`)

@@ -205,6 +205,15 @@ export function openApiDocument(serverUrl: string): Json {
       },
       { name: 'Events', description: 'Every event of the merchant, and replays of their delivery' },
       { name: 'Reports', description: 'Daily sums of successes, refunds and fees' },
+      {
+        name: 'Payment links',
+        description: 'Links that take payments without code, and their pages',
+      },
+      { name: 'Balance', description: 'Balance, payouts and monthly statements' },
+      {
+        name: 'Audit',
+        description: 'Who refunded, cancelled, issued a key, changed webhooks or the team',
+      },
       { name: 'QR codes', description: "A merchant's static QR codes and their images" },
       { name: 'QR configuration', description: 'Amounts of static QR codes' },
       { name: 'Status', description: 'Lock and payment status of product references' },

@@ -233,6 +233,28 @@ const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Record<stri
     message: 'card network unavailable; retry with a new reference',
   },
   PAYMENT_INSTANCE404_NOT_FOUND: { message: 'payment not found', details: { id: PAYMENT_ID } },
+  PAYMENT_LINK404_NOT_FOUND: {
+    message: 'payment link not found',
+    details: { id: '0f8b2c4e-6a1d-4e2f-9b7a-3c5d7e9f1a2b' },
+  },
+  PAYMENT_LINK409_ALREADY_PAID: { message: 'the single-use payment link is paid' },
+  PAYMENT_LINK409_BEING_PAID: {
+    message: 'another payer is paying this link now',
+    details: { retryAt: '2026-11-20T10:32:00.000Z' },
+  },
+  PAYMENT_LINK410_DEACTIVATED: { message: 'the payment link was deactivated' },
+  PAYMENT_LINK410_EXPIRED: {
+    message: 'the payment link has expired',
+    details: { expiresAt: '2026-11-20T10:00:00.000Z' },
+  },
+  PAYOUT422_OVER_BALANCE: {
+    message: 'payout of 3000.51 DZD is more than the available balance of 3000.50 DZD',
+    details: { field: 'amount', amount: 300_051, available: 300_050 },
+  },
+  PAYOUT409_REFERENCE_TAKEN: {
+    message: 'bank reference already used for another payout',
+    details: { field: 'reference' },
+  },
   RECEIPT409_NOT_AVAILABLE: {
     message: 'payment did not succeed: no receipt',
     details: { status: 'failed' },

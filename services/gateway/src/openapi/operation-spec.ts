@@ -28,7 +28,10 @@ export interface OperationSpec {
     | 'Webhook settings'
     | 'Events'
     | 'Status'
-    | 'Payer pages';
+    | 'Payer pages'
+    | 'Audit'
+    | 'Payment links'
+    | 'Balance';
   summary: string;
   description?: string;
   /** Authenticated with x-api-key. */

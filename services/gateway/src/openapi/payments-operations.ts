@@ -240,17 +240,21 @@ export const PAYMENTS_OPERATIONS: readonly OperationSpec[] = [
     path: '/api/v1/payments/export',
     operationId: 'exportPayments',
     tag: 'Payments',
-    summary: 'Export the payments the filters match as CSV',
+    summary: 'Export the payments the filters match as CSV or XLSX',
     description:
-      "RFC 4180, UTF-8, CRLF, a header row; streamed newest first. Columns: id, created_at, paid_at (ISO 8601 UTC), reference, channel, status, amount/fee/total/refunded in centimes and in DZD (`1500.50`), currency, failure_reason, order_id, approval_code, metadata (JSON). A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets never run it as a formula. A malformed filter answers 400 in JSON before any CSV.",
+      "RFC 4180, UTF-8, CRLF, a header row; streamed newest first. Columns: id, created_at, paid_at (ISO 8601 UTC), reference, channel, status, amount/fee/total/refunded in centimes and in DZD (`1500.50`), currency, failure_reason, order_id, approval_code, metadata (JSON). A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so spreadsheets never run it as a formula. A malformed filter answers 400 in JSON before any CSV. `format=xlsx` answers an Excel workbook instead: a `Payments` sheet (the same payments, amounts as DZD numbers shown with two decimals, times as dates on Algiers' clock, text never read as a formula) ending with a `total (paid)` row (the paid payments: their number, amount, fee, total and refunded), and a `Totals` sheet (payments, paid payments, amount paid, fees, total charged, refunded, net = total charged − fees − refunded, as the daily report counts it).",
     apiKey: true,
     query: {
       ...FILTERS,
+      format: '`csv` (default) or `xlsx` (an Excel workbook; `dialect` does not apply)',
       dialect:
         "`standard` (default: commas, decimal points, UTC timestamps) or `spreadsheet` for an accountant's French or Arabic Excel: a UTF-8 byte-order mark, semicolons, decimal commas (`1500,50`), timestamps in Algiers time with their offset (`2026-11-20T11:02:00+01:00`)",
     },
     responses: {
-      200: { description: 'the CSV file (attachment)', media: ['text/csv'] },
+      200: {
+        description: 'the CSV file or the XLSX workbook (attachment)',
+        media: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+      },
       400: badFilter,
       ...common,
       503: unavailable('payments'),

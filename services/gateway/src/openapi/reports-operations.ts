@@ -70,4 +70,33 @@ export const REPORTS_OPERATIONS: readonly OperationSpec[] = [
       503: unavailable('payments'),
     },
   },
+  {
+    method: 'get',
+    path: '/api/v1/reports/daily/export',
+    operationId: 'exportDailyReport',
+    tag: 'Reports',
+    summary: 'The daily report as a file an accountant opens: CSV or XLSX',
+    description:
+      "The same days and figures as GET /api/v1/reports/daily (Algiers days, both included), a row per day, days without activity as zeros, then a `total` row. Columns: day, success_count, success (DZD), refund_count, refunds (DZD), fees (DZD), net (DZD). CSV: `standard` (default: commas, decimal points) or `spreadsheet` for an accountant's French or Arabic Excel (a UTF-8 byte-order mark, semicolons, decimal commas). XLSX: counts and DZD amounts are numbers (two decimals shown), so a spreadsheet sums them.",
+    apiKey: true,
+    query: {
+      from: 'first day, YYYY-MM-DD (default: 29 days before to)',
+      to: 'last day, YYYY-MM-DD (default: today in Algiers); at most 366 days from from',
+      format: '`csv` (default) or `xlsx`',
+      dialect: 'for CSV: `standard` (default) or `spreadsheet`',
+    },
+    responses: {
+      200: {
+        description: 'the file (attachment `report-<mode>-<from>-<to>.csv` or `.xlsx`)',
+        media: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+      },
+      400: {
+        description:
+          'from or to is not a YYYY-MM-DD day, to is before from, the range is over 366 days, or format or dialect is not one of theirs: details.failures names the field',
+        errors: ['VALIDATION400_BAD_REQUEST'],
+      },
+      ...API_KEY_RESPONSES,
+      503: unavailable('payments'),
+    },
+  },
 ];

@@ -1,6 +1,7 @@
 import {
   DeliveriesResponse,
   DeliveryResponse,
+  Rpc,
   SigningSecretRotate,
   SigningSecretRotatedResponse,
   WebhookEventResponse,
@@ -19,6 +20,7 @@ import {
 } from './common-responses.ts';
 import { examples } from './examples.ts';
 import type { OperationSpec } from './operation-spec.ts';
+import { z } from 'zod';
 
 const common = {
   ...API_KEY_RESPONSES,
@@ -67,6 +69,13 @@ const event = {
   },
 };
 
+/** 200 of GET /api/v1/webhooks/deliveries: one page of the dispatcher's answer. */
+const DeliveriesPageResponse = z.object({
+  statusCode: z.literal(200),
+  message: z.string(),
+  data: Rpc.webhookDeliveriesList.reply,
+});
+
 /** The webhooks operations of the merchant API, as the OpenAPI document describes them. */
 export const WEBHOOKS_OPERATIONS: readonly OperationSpec[] = [
   {
@@ -91,6 +100,65 @@ export const WEBHOOKS_OPERATIONS: readonly OperationSpec[] = [
       429: rateLimited,
       500: internal,
       503: unavailable('webhook-dispatcher'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/webhooks/deliveries',
+    operationId: 'listWebhookDeliveries',
+    tag: 'Webhooks',
+    summary: 'Every webhook delivery of this merchant and mode, newest first, with its attempts',
+    description:
+      'Each delivery of a webhook (payment outcomes, refunds, test events: a test event has paymentId and reference null) with every attempt: its HTTP status code (null when no answer came), when it started, its latency and its error. outcome: delivered (acknowledged), failing (not acknowledged yet, still retried on its schedule; nextAttemptAt says when), given_up (the schedule ran out: replay it with POST /api/v1/webhooks/deliveries/{id}/replay). from and to are calendar days in Algiers (UTC+01:00), both included, of when the delivery was made. Keyset pagination: pass nextCursor as cursor.',
+    apiKey: true,
+    query: {
+      limit: '1 to 100, 20 by default',
+      cursor: 'nextCursor of the previous page',
+      outcome: 'delivered, failing or given_up',
+      type: 'payment.success, payment.fail, payment.refunded or webhook.test',
+      paymentId: 'only the deliveries of this payment (UUID)',
+      from: 'first day, YYYY-MM-DD in Algiers (included)',
+      to: 'last day, YYYY-MM-DD in Algiers (included); not before from',
+    },
+    responses: {
+      200: {
+        description: 'one page',
+        json: DeliveriesPageResponse,
+        example: {
+          statusCode: 200,
+          message: 'Webhook deliveries',
+          data: {
+            deliveries: [
+              examples.delivery,
+              {
+                ...examples.delivery,
+                id: '3c5e7a9b-2d4f-4a6b-8c0d-1e2f3a4b5c6d',
+                eventId: '0f1e2d3c-4b5a-4697-8877-665544332211',
+                eventType: 'webhook.test',
+                paymentId: null,
+                reference: null,
+                state: 'fail',
+                attempts: [
+                  {
+                    number: 1,
+                    startedAt: '2026-11-21T09:00:00.100Z',
+                    statusCode: null,
+                    latencyMs: 5000,
+                    responseExcerpt: '',
+                    error: 'timeout after 5000 ms',
+                  },
+                ],
+                createdAt: '2026-11-21T09:00:00.000Z',
+                updatedAt: '2026-11-21T09:00:05.200Z',
+              },
+            ],
+            nextCursor: null,
+          },
+        },
+      },
+      400: invalid,
+      ...common,
+      503: dispatcherDown,
     },
   },
   {

@@ -20,7 +20,8 @@ const STYLE = `
   button, .button { display: block; width: 100%; box-sizing: border-box; padding: .9rem; border: 0;
          border-radius: 8px; background: #0b6b3a; color: #fff; font-size: 1rem; text-align: center;
          text-decoration: none; cursor: pointer; }
-  button:focus-visible, a:focus-visible { outline: 3px solid #f0b400; outline-offset: 2px; }
+  input { font: inherit; padding: .6rem; width: 100%; box-sizing: border-box; border: 1px solid #767676; border-radius: 6px; }
+  input:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid #f0b400; outline-offset: 2px; }
   .note { color: #4a5565; font-size: .85rem; margin-top: 1rem; }
   nav { display: flex; gap: .75rem; justify-content: center; margin-top: 1.25rem; font-size: .9rem; }
   nav a { color: #0b4f8a; }

@@ -82,5 +82,7 @@ export function toRecord(row: Row): PaymentRecord {
     paidAt: (row.paid_at as Date | null) ?? null,
     createdAt: row.created_at as Date,
     updatedAt: row.updated_at as Date,
+    // Only payments made through a payment link carry it (their views show paymentLinkId).
+    ...(row.payment_link_id ? { paymentLinkId: row.payment_link_id as string } : {}),
   };
 }

@@ -35,6 +35,7 @@ export function paymentsList(sql: Sql) {
         ${after ? sql`and (created_at, id) < (timestamptz 'epoch' + ${after.createdMicros}::bigint * interval '1 microsecond', ${after.id}::uuid)` : sql``}
         ${statusCondition(sql, filter)}
         ${filter.channel ? sql`and channel = ${filter.channel}` : sql``}
+        ${filter.paymentLinkId ? sql`and payment_link_id = ${filter.paymentLinkId}` : sql``}
         ${filter.reference !== undefined ? sql`and reference = ${filter.reference}` : sql``}
         ${filter.referencePrefix !== undefined ? prefixCondition(sql, filter.referencePrefix) : sql``}
         ${filter.createdFrom ? sql`and created_at >= ${filter.createdFrom}::timestamptz` : sql``}

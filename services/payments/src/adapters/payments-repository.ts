@@ -69,9 +69,14 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
       options: {
         lease?: { id: Lease; ms: number };
         idempotencyKey?: { key: string; owner: string };
+        /**
+         * The payment link the payment is made through; `once` for a single-use link,
+         * whose one sale the insert then takes or, held by another payment, returns null.
+         */
+        link?: { id: string; once: boolean };
       } = {},
     ): Promise<PaymentRecord | null> {
-      const { lease, idempotencyKey } = options;
+      const { lease, idempotencyKey, link } = options;
       return sql.begin(async (tx) => {
         const [{ n }] = (await tx`select nextval('order_numbers')::bigint as n`) as unknown as [
           { n: number },
@@ -80,7 +85,8 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
           insert into payments (id, merchant_id, mode, channel, reference, reference_kind, epoch,
             merchant_name, amount, fee, total, currency, language, status, success_url,
             failure_url, metadata, checkout_token_hash, order_number, expires_at,
-            locks_reference, product_label, settle_lease, settle_lease_until)
+            locks_reference, product_label, settle_lease, settle_lease_until,
+            payment_link_id, payment_link_once)
           values (${payment.id}, ${payment.merchantId}, ${payment.mode}, ${payment.channel},
             ${payment.reference}, ${payment.referenceKind}, ${payment.epoch},
             ${payment.merchantName}, ${payment.amount}, ${payment.fee}, ${payment.total},
@@ -89,7 +95,8 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
             ${payment.metadata ? tx.json(payment.metadata as never) : null},
             ${payment.checkoutTokenHash}, ${orderNumberOf(n)}, ${payment.expiresAt},
             ${payment.locksReference}, ${payment.productLabel}, ${lease?.id ?? null},
-            ${lease ? tx`now() + ${lease.ms} * interval '1 millisecond'` : null})
+            ${lease ? tx`now() + ${lease.ms} * interval '1 millisecond'` : null},
+            ${link?.id ?? null}, ${link?.once ?? false})
           on conflict do nothing
           returning *`;
         if (!rows[0]) return null;

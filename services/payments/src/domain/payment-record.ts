@@ -65,6 +65,8 @@ export interface PaymentRecord {
   paidAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The payment link the payment was made through, if any (payments' payment_link_id). */
+  paymentLinkId?: string;
 }
 
 export function paymentView(record: PaymentRecord): PaymentView {
@@ -91,6 +93,7 @@ export function paymentView(record: PaymentRecord): PaymentView {
     paidAt: record.paidAt?.toISOString() ?? null,
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
+    ...(record.paymentLinkId ? { paymentLinkId: record.paymentLinkId } : {}),
   };
 }
 

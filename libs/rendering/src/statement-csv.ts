@@ -1,0 +1,54 @@
+import type { BalanceFigures, CsvDialect, StatementReply } from '@dzpay/contracts';
+import { csvWriter } from './csv.ts';
+
+/**
+ * A month's statement as one CSV table an accountant opens: an `opening` row (the
+ * balance when the month began), one row per Algiers day of the month (quiet days as
+ * zeros, the balance carried), then a `total` row closing on the month's final balance.
+ * Amounts in DZD; the payouts' references are in the XLSX and the PDF (and
+ * GET /api/v1/payouts).
+ */
+export function statementCsv(statement: StatementReply, dialect: CsvDialect): string {
+  const csv = csvWriter(dialect);
+  const row = (day: string, f: BalanceFigures) =>
+    csv.row([
+      day,
+      f.capturedCount,
+      { dzd: f.captured },
+      { dzd: f.fees },
+      f.refundCount,
+      { dzd: f.refunds },
+      { dzd: f.net },
+      f.payoutCount,
+      { dzd: f.paidOut },
+      { dzd: f.balance },
+    ]);
+  return [
+    csv.header([
+      'day',
+      'payment_count',
+      'captured_dzd',
+      'fees_dzd',
+      'refund_count',
+      'refunds_dzd',
+      'net_dzd',
+      'payout_count',
+      'paid_out_dzd',
+      'balance_dzd',
+    ]),
+    csv.row([
+      'opening',
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      { dzd: statement.openingBalance },
+    ]),
+    ...statement.days.map((day) => row(day.date, day)),
+    row('total', statement.totals),
+  ].join('');
+}

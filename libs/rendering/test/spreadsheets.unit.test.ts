@@ -1,0 +1,160 @@
+import ExcelJS from 'exceljs';
+import type { DailyReportReply, PaymentListItem, PaymentsPage } from '@dzpay/contracts';
+import { describe, expect, it } from 'vitest';
+import { paymentsXlsx, reportXlsx } from '../src/spreadsheets.ts';
+
+async function read(bytes: Buffer) {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  return workbook;
+}
+
+const payment = (overrides: Partial<PaymentListItem>): PaymentListItem => ({
+  id: '5d1f0c2e-8b4a-4c7e-a1f3-6e2b9d0c4a71',
+  reference: 'ORDER-1',
+  amount: 150_050,
+  fees: 50,
+  total: 155_050,
+  currency: 'DZD',
+  language: 'fr',
+  expiresAt: '2026-11-20T10:17:00.000Z',
+  status: 'success',
+  successUrl: null,
+  failureUrl: null,
+  metadata: { note: 'طلب' },
+  orderId: 'ord-1',
+  approvalCode: '123456',
+  maskedPan: null,
+  failureReason: null,
+  refundedAmount: 0,
+  pendingRefundAmount: 0,
+  paidAt: '2026-11-20T10:02:00.000Z',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  updatedAt: '2026-11-20T10:02:00.000Z',
+  channel: 'CHECKOUT',
+  ...overrides,
+});
+
+describe('paymentsXlsx', () => {
+  it('writes every page with typed cells, a total of the paid payments and a Totals sheet', async () => {
+    const first: PaymentsPage = {
+      payments: [
+        payment({ refundedAmount: 20_000, status: 'refunded' }),
+        payment({
+          id: '6e2f1d3f-9c5b-4d8f-b2a4-7f3c0e1d5b82',
+          reference: '=SUM(A1)',
+          status: 'failed',
+          paidAt: null,
+          failureReason: 'declined (action code 116)',
+        }),
+      ],
+      nextCursor: 'c1',
+    };
+    const asked: string[] = [];
+    const bytes = await paymentsXlsx(first, (cursor) => {
+      asked.push(cursor);
+      return Promise.resolve({
+        payments: [
+          payment({ id: '7a3b2c1d-0e9f-4a8b-9c7d-6e5f4a3b2c1d', amount: 99, total: 5_099 }),
+        ],
+        nextCursor: null,
+      });
+    });
+    expect(asked).toEqual(['c1']);
+    const workbook = await read(bytes);
+    expect(workbook.worksheets.map((s) => s.name)).toEqual(['Payments', 'Totals']);
+    const sheet = workbook.getWorksheet('Payments')!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    const col = (name: string) => header.indexOf(name) + 1;
+    expect(sheet.rowCount).toBe(5);
+    const paid = sheet.getRow(2);
+    expect(paid.getCell(col('amount (DZD)')).value).toBe(1500.5);
+    expect(paid.getCell(col('amount (DZD)')).numFmt).toBe('#,##0.00');
+    expect(paid.getCell(col('fee (DZD)')).value).toBe(50);
+    expect(paid.getCell(col('refunded (DZD)')).value).toBe(200);
+    // 10:02 UTC is 11:02 on Algiers' clock.
+    expect((paid.getCell(col('paid_at (Algiers)')).value as Date).toISOString()).toBe(
+      '2026-11-20T11:02:00.000Z',
+    );
+    expect(paid.getCell(col('metadata')).value).toBe('{"note":"طلب"}');
+    const failed = sheet.getRow(3);
+    expect(failed.getCell(col('reference')).value).toBe('=SUM(A1)');
+    expect(failed.getCell(col('reference')).formula).toBeUndefined();
+    expect(failed.getCell(col('paid_at (Algiers)')).value).toBeNull();
+    // The failed payment was never charged: the totals leave it out.
+    const total = sheet.getRow(5);
+    expect(total.getCell(1).value).toBe('total (paid)');
+    expect(total.getCell(col('status')).value).toBe(2);
+    expect(total.getCell(col('amount (DZD)')).value).toBe(1500.5 + 0.99);
+    expect(total.getCell(col('total (DZD)')).value).toBe(1550.5 + 50.99);
+    expect(total.getCell(col('refunded (DZD)')).value).toBe(200);
+    const totals = workbook.getWorksheet('Totals')!;
+    const figures: Record<string, unknown> = Object.fromEntries(
+      totals
+        .getSheetValues()
+        .slice(2)
+        .map((row) => (row as unknown[]).slice(1, 3) as [string, unknown]),
+    );
+    expect(figures).toEqual({
+      payments: 3,
+      'paid payments': 2,
+      'amount paid (DZD)': 1501.49,
+      'fees (DZD)': 100,
+      'total charged (DZD)': 1601.49,
+      'refunded (DZD)': 200,
+      'net (DZD)': 1301.49,
+    });
+  });
+});
+
+describe('reportXlsx', () => {
+  it('writes a row per Algiers day and the totals, counts and DZD as numbers', async () => {
+    const zero = {
+      successCount: 0,
+      successAmount: 0,
+      refundCount: 0,
+      refundAmount: 0,
+      feeAmount: 0,
+      net: 0,
+    };
+    const busy = {
+      successCount: 2,
+      successAmount: 310_100,
+      refundCount: 1,
+      refundAmount: 100_000,
+      feeAmount: 10_000,
+      net: 200_100,
+    };
+    const report: DailyReportReply = {
+      from: '2026-11-01',
+      to: '2026-11-02',
+      days: [
+        { date: '2026-11-01', ...zero },
+        { date: '2026-11-02', ...busy },
+      ],
+      totals: busy,
+    };
+    const sheet = (await read(await reportXlsx(report))).worksheets[0]!;
+    expect(sheet.name).toBe('Report 2026-11-01 to 2026-11-02');
+    expect(
+      sheet
+        .getSheetValues()
+        .slice(1)
+        .map((row) => (row as unknown[]).slice(1)),
+    ).toEqual([
+      [
+        'day (Algiers)',
+        'success_count',
+        'success (DZD)',
+        'refund_count',
+        'refunds (DZD)',
+        'fees (DZD)',
+        'net (DZD)',
+      ],
+      ['2026-11-01', 0, 0, 0, 0, 0, 0],
+      ['2026-11-02', 2, 3101, 1, 1000, 100, 2001],
+      ['total', 2, 3101, 1, 1000, 100, 2001],
+    ]);
+    expect(sheet.getRow(4).getCell(3).numFmt).toBe('#,##0.00');
+  });
+});

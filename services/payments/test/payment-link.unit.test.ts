@@ -1,0 +1,139 @@
+import type { CreatePaymentLinkBody, MerchantTerms } from '@dzpay/contracts';
+import { CreatePaymentLinkBody as Body, paymentLinkReference } from '@dzpay/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  createRefusalOf,
+  linkAmountOf,
+  linkRefusalOf,
+  linkStateOf,
+  type LinkHolder,
+} from '../src/domain/payment-link.ts';
+
+const NOW = new Date('2026-11-21T10:00:00Z');
+const link = (over: Partial<Parameters<typeof linkRefusalOf>[0]> = {}) => ({
+  id: '5f0c7a8e-3d2b-4c1a-9e8f-7a6b5c4d3e2f',
+  deactivatedAt: null,
+  expiresAt: null,
+  singleUse: false,
+  ...over,
+});
+const holder = (status: LinkHolder['status']): LinkHolder => ({
+  status,
+  expiresAt: new Date('2026-11-21T10:15:00Z'),
+});
+const terms: MerchantTerms = {
+  merchantId: '197a5a98-64b4-442d-bd05-410519263304',
+  mode: 'test',
+  name: 'Shop',
+  feeDzd: 50,
+  minAmount: 5_000,
+  maxAmount: 1_000_000,
+  hasWallet: true,
+};
+const body = (input: Record<string, unknown>): CreatePaymentLinkBody =>
+  Body.parse({ label: 'Piano', ...input });
+
+describe('the amount a payer pays through a link', () => {
+  it('is the fixed amount, whatever the payer sends', () => {
+    const fixed = { amount: 150_000, minAmount: null, maxAmount: null };
+    expect(linkAmountOf(fixed, undefined)).toEqual({ ok: true, value: 150_000 });
+    expect(linkAmountOf(fixed, 1)).toEqual({ ok: true, value: 150_000 });
+  });
+
+  it('is the payer’s own within the bounds, both included', () => {
+    const open = { amount: null, minAmount: 10_000, maxAmount: 50_000 };
+    expect(linkAmountOf(open, 10_000)).toEqual({ ok: true, value: 10_000 });
+    expect(linkAmountOf(open, 50_000)).toEqual({ ok: true, value: 50_000 });
+    for (const chosen of [undefined, 9_999, 50_001, 12_000.5]) {
+      const read = linkAmountOf(open, chosen);
+      expect(read.ok, String(chosen)).toBe(false);
+      if (!read.ok) expect(read.error.code).toBe('PAYMENT_INSTANCE400_AMOUNT_OUT_OF_RANGE');
+    }
+  });
+});
+
+describe('whether a link takes a payment', () => {
+  it('takes payments while active', () => {
+    expect(linkRefusalOf(link(), null, NOW)).toBeNull();
+    expect(linkStateOf(link(), null, NOW)).toBe('active');
+  });
+
+  it('expires at its expiry, not a millisecond later', () => {
+    const expiring = link({ expiresAt: NOW });
+    expect(linkStateOf(expiring, null, new Date(NOW.getTime() - 1))).toBe('active');
+    expect(linkRefusalOf(expiring, null, NOW)?.code).toBe('PAYMENT_LINK410_EXPIRED');
+  });
+
+  it('says deactivated before anything else', () => {
+    const ended = link({ deactivatedAt: NOW, expiresAt: NOW, singleUse: true });
+    expect(linkRefusalOf(ended, holder('success'), NOW)?.code).toBe('PAYMENT_LINK410_DEACTIVATED');
+  });
+
+  it('a single-use link: paid once it succeeded or was refunded, busy while one pays', () => {
+    const once = link({ singleUse: true });
+    expect(linkRefusalOf(once, holder('success'), NOW)?.code).toBe('PAYMENT_LINK409_ALREADY_PAID');
+    expect(linkStateOf(once, holder('refunded'), NOW)).toBe('used');
+    const busy = linkRefusalOf(once, holder('processing'), NOW);
+    expect(busy).toMatchObject({
+      code: 'PAYMENT_LINK409_BEING_PAID',
+      details: { retryAt: '2026-11-21T10:15:00.000Z' },
+    });
+    expect(linkStateOf(once, holder('pending'), NOW)).toBe('active');
+  });
+
+  it('a reusable link ignores who else pays it', () => {
+    expect(linkRefusalOf(link(), holder('processing'), NOW)).toBeNull();
+    expect(linkRefusalOf(link(), holder('success'), NOW)).toBeNull();
+  });
+});
+
+describe('a new link', () => {
+  it('must ask amounts within the merchant’s range', () => {
+    expect(createRefusalOf(body({ amount: 5_000 }), terms, NOW)).toBeNull();
+    expect(createRefusalOf(body({ amount: 4_999 }), terms, NOW)?.code).toBe(
+      'PAYMENT_INSTANCE400_AMOUNT_OUT_OF_RANGE',
+    );
+    expect(
+      createRefusalOf(body({ minAmount: 5_000, maxAmount: 1_000_001 }), terms, NOW),
+    ).toMatchObject({
+      code: 'PAYMENT_INSTANCE400_AMOUNT_OUT_OF_RANGE',
+      details: { amount: 1_000_001 },
+    });
+  });
+
+  it('must expire in the future, fit 4 KB of metadata, and have a wallet to pay into', () => {
+    expect(
+      createRefusalOf(body({ amount: 9_000, expiresAt: NOW.toISOString() }), terms, NOW)?.code,
+    ).toBe('VALIDATION400_BAD_REQUEST');
+    const big = { note: 'x'.repeat(4100) };
+    expect(createRefusalOf(body({ amount: 9_000, metadata: big }), terms, NOW)?.code).toBe(
+      'VALIDATION422_UNPROCESSABLE_ENTITY',
+    );
+    expect(
+      createRefusalOf(body({ amount: 9_000 }), { ...terms, hasWallet: false }, NOW)?.code,
+    ).toBe('SETTLEMENT422_MERCHANT_WALLET_MISSING');
+  });
+
+  it('is a fixed amount or two bounds, never both, bounds in order', () => {
+    const failures = (input: Record<string, unknown>) =>
+      Body.safeParse({ label: 'Piano', ...input }).error?.issues.map((issue) => issue.message);
+    expect(failures({})).toEqual(['give amount, or minAmount and maxAmount']);
+    expect(failures({ amount: 1, minAmount: 1, maxAmount: 2 })).toEqual([
+      'give amount, or minAmount and maxAmount, not both',
+    ]);
+    expect(failures({ minAmount: 10 })).toEqual(['maxAmount goes with minAmount']);
+    expect(failures({ minAmount: 10, maxAmount: 9 })).toEqual([
+      'maxAmount must not be below minAmount',
+    ]);
+    expect(failures({ label: '   ', amount: 10 })).toEqual(['label should not be empty']);
+    expect(
+      Body.parse({ label: ' Piano ', amount: 10, expiresAt: '2030-01-01T10:00:00+01:00' }),
+    ).toMatchObject({ label: 'Piano', expiresAt: '2030-01-01T09:00:00.000Z' });
+  });
+
+  it('names its payments’ references after it', () => {
+    expect(paymentLinkReference('5f0c7a8e-3d2b-4c1a-9e8f-7a6b5c4d3e2f', 3)).toBe(
+      'link-5f0c7a8e-3d2b-4c1a-9e8f-7a6b5c4d3e2f-3',
+    );
+  });
+});

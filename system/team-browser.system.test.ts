@@ -1,0 +1,179 @@
+import { PaymentView, RegisteredPayment, type Language } from '@dzpay/contracts';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditMessages } from '../services/dashboard/src/audit-messages.ts';
+import { DashboardMessages } from '../services/dashboard/src/messages.ts';
+import { TeamMessages } from '../services/dashboard/src/team-messages.ts';
+import { documentLanguage, launchChromium } from './support/browser.ts';
+import {
+  dashboardUser,
+  openContext,
+  overflowsSideways,
+  screenshot,
+  seriousViolations,
+  signIn,
+} from './support/dashboard-browser-support.ts';
+import { CARDS, payByHttp } from './support/payer.ts';
+import { startStack, type Stack } from './support/stack.ts';
+
+/**
+ * A team in Chromium, in Arabic and French, on a laptop and a 390×844 phone: the owner
+ * invites an accountant, the accountant joins, opens a paid payment and finds no refund
+ * form (and a 403 page for the API keys), the owner disables them and they are signed out
+ * at once. axe-core on every new page; screenshots under test-artifacts/.
+ */
+
+const PASSWORD = 'correct horse battery staple';
+const OWNER = 'owner@equipe.dz';
+const SCENARIO_TIMEOUT_MS = 120_000;
+
+let browser: Browser | undefined;
+let stack: Stack | undefined;
+let merchant: Awaited<ReturnType<Stack['merchant']>>;
+let paid: PaymentView;
+
+beforeAll(async () => {
+  const started = await Promise.allSettled([
+    launchChromium(),
+    startStack(
+      'team-browser',
+      { DASHBOARD_COOKIE_SECURE: 'false', RATE_LIMIT_PER_MINUTE: '100000' },
+      { withPayments: true, withDashboard: true },
+    ),
+  ]);
+  const [launched, stackStarted] = started;
+  if (launched.status === 'fulfilled') browser = launched.value;
+  if (stackStarted.status === 'fulfilled') stack = stackStarted.value;
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  merchant = await stack!.merchant('Librairie de l’Équipe');
+  await dashboardUser(stack!, merchant.id, OWNER, PASSWORD);
+  const registered = await stack!.post(
+    '/api/v1/payments',
+    {
+      amount: 420_000,
+      currency: 'DZD',
+      reference: `TEAM-${Date.now()}`,
+      successUrl: 'https://shop.example/ok',
+      failureUrl: 'https://shop.example/ko',
+    },
+    { 'x-api-key': merchant.testKey },
+  );
+  const payment = RegisteredPayment.parse(((await registered.json()) as { data: unknown }).data);
+  await payByHttp(payment.checkoutUrl, CARDS.approved);
+  const read = await stack!.get(`/api/v1/payments/${payment.id}`, {
+    'x-api-key': merchant.testKey,
+  });
+  paid = PaymentView.parse(((await read.json()) as { data: unknown }).data);
+  expect(paid.status).toBe('success');
+}, 120_000);
+
+afterAll(async () => {
+  const stopped = await Promise.allSettled([browser?.close(), stack?.stop()]);
+  const failed = stopped.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+});
+
+const base = () => stack!.dashboard!.url;
+
+/** No serious axe violation on the page, said with the page's name when there is one. */
+async function accessible(page: Page, name: string) {
+  expect({ name, violations: await seriousViolations(page) }).toEqual({ name, violations: [] });
+}
+
+const LOCALES: Record<Language, string> = { ar: 'ar-DZ', fr: 'fr-FR', en: 'en-GB' };
+
+describe('a team in Chromium', () => {
+  for (const language of ['ar', 'fr'] as const) {
+    for (const phone of [false, true]) {
+      const device = phone ? 'phone' : 'laptop';
+      it(
+        `${language}, ${device}: invite an accountant, who joins, cannot refund, and is disabled`,
+        async () => {
+          const t = DashboardMessages[language];
+          const tt = TeamMessages[language];
+          const accountant = `compta-${language}-${device}@equipe.dz`;
+          const ownerContext = await openContext(browser!, { phone, locale: LOCALES[language] });
+          const mateContext = await openContext(browser!, { phone, locale: LOCALES[language] });
+          const owner = await ownerContext.newPage();
+          const mate = await mateContext.newPage();
+          try {
+            // The owner invites, choosing the role.
+            await signIn(owner, base(), OWNER, PASSWORD);
+            await owner.goto(`${base()}/dashboard/team`);
+            expect(await documentLanguage(owner)).toMatchObject({ lang: language });
+            await owner.fill('#invite-email', accountant);
+            await owner.selectOption('#invite-role', 'accountant');
+            await owner
+              .locator('form[action="/dashboard/team/invite"] button[type="submit"]')
+              .click();
+            const link = ((await owner.locator('#invite-link').textContent()) ?? '').trim();
+            expect(link).toContain('/dashboard/invite/');
+            expect(await owner.locator('#pending').count()).toBe(1);
+            expect(await owner.locator(`tr:has-text("${accountant}")`).count()).toBe(1);
+            await accessible(owner, 'team page with an invitation');
+            if (phone) expect(await overflowsSideways(owner)).toBe(false);
+            await screenshot(owner, `team-invite-${language}-${device}`);
+
+            // The accountant joins and signs in.
+            await mate.goto(link.replace(stack!.gateway.url, base()));
+            await mate.fill('#password', 'a long enough passphrase');
+            await Promise.all([
+              mate.waitForURL((url) => url.pathname === '/dashboard/login'),
+              mate.locator('form button[type="submit"]').click(),
+            ]);
+            await signIn(mate, base(), accountant, 'a long enough passphrase');
+
+            // A paid payment: shown, with no refund, cancel or receipt form.
+            await mate.goto(`${base()}/dashboard/payments/${paid.id}`);
+            expect(await mate.locator('h1').textContent()).toContain(paid.reference);
+            expect(await mate.locator('form.refund').count()).toBe(0);
+            expect(await mate.locator('form[action$="/refund/confirm"]').count()).toBe(0);
+            expect(await mate.locator('#refund-amount').count()).toBe(0);
+            // Nor any way to the pages of keys and webhooks.
+            expect(await mate.locator('nav.main a[href="/dashboard/api-keys"]').count()).toBe(0);
+            expect(await mate.locator('nav.main a[href="/dashboard/audit"]').count()).toBe(1);
+            await accessible(mate, 'payment page of an accountant');
+            await screenshot(mate, `team-accountant-payment-${language}-${device}`);
+
+            // A page they may not open, typed in: a 403 page in their language.
+            const refused = await mate.goto(`${base()}/dashboard/api-keys`);
+            expect(refused?.status()).toBe(403);
+            expect(await mate.locator('h1').textContent()).toBe(t.forbiddenTitle);
+            await accessible(mate, 'forbidden page');
+            await screenshot(mate, `team-forbidden-${language}-${device}`);
+
+            // The activity log they may read: the invitation that brought them in.
+            await mate.goto(`${base()}/dashboard/audit`);
+            expect(await mate.locator('h1').textContent()).toBe(AuditMessages[language].title);
+            expect(await mate.locator(`td:has-text("${accountant}")`).count()).toBeGreaterThan(0);
+            await accessible(mate, 'activity page');
+            if (phone) expect(await overflowsSideways(mate)).toBe(false);
+            await screenshot(mate, `team-audit-${language}-${device}`);
+
+            // The owner disables them: their next click is the sign-in page.
+            await owner.goto(`${base()}/dashboard/team`);
+            await owner
+              .locator(
+                `tr:has-text("${accountant}") form[action$="/disable"] button[type="submit"]`,
+              )
+              .click();
+            await owner.waitForURL((url) => url.pathname === '/dashboard/team');
+            expect(((await owner.locator('.flash').first().textContent()) ?? '').trim()).toBe(
+              tt.userDisabled(accountant),
+            );
+            expect(await owner.locator(`tr:has-text("${accountant}") .badge.bad`).count()).toBe(1);
+            await accessible(owner, 'team page after disabling');
+            await screenshot(owner, `team-disabled-${language}-${device}`);
+            await mate.goto(`${base()}/dashboard/payments`);
+            expect(new URL(mate.url()).pathname).toBe('/dashboard/login');
+          } finally {
+            await ownerContext.close();
+            await mateContext.close();
+          }
+        },
+        SCENARIO_TIMEOUT_MS,
+      );
+    }
+  }
+});
