@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { Kvm } from '@nats-io/kv';
+import { accountsRepository } from '@dzpay/accounts';
 import { PartnerDirectoryEntry, partnerDirectoryKey } from '@dzpay/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partnerBucketName } from '../services/gateway/src/adapters/partner-directory.ts';
@@ -66,13 +67,26 @@ describe('pnpm dzpay (admin command line)', () => {
     );
     expect(set.status).toBe(200);
 
-    await json('key', 'revoke', issued.id);
+    await json('key', 'revoke', issued.id, '--operator', 'amina');
     const after = await stack.post(
       '/set-qr-config',
       { token: code.token, amounts: [250], singleUse: false },
       { 'x-api-key': issued.key },
     );
     expect(after.status).toBe(401);
+
+    // Both are in the merchant's audit log, by the operator who ran them.
+    const events = await accountsRepository(stack.gateway.runtime.sql).auditPage({
+      merchantId: merchant.id,
+      limit: 10,
+      actionPrefix: 'api_key.',
+    });
+    expect(events.map((event) => [event.action, event.actor.kind, event.mode])).toEqual([
+      ['api_key.revoke', 'operator', 'test'],
+      ['api_key.issue', 'operator', 'test'],
+    ]);
+    expect(events[0]!.actor.label).toBe('amina');
+    expect(events[0]!.details).toEqual({ keyId: issued.id });
   });
 
   it('creates a QR code with a chosen token, once', async () => {

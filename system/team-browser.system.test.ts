@@ -1,4 +1,5 @@
-import { PaymentView, RegisteredPayment, type Language } from '@dzpay/contracts';
+import { algiersDay, PaymentView, RegisteredPayment, type Language } from '@dzpay/contracts';
+import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditMessages } from '../services/dashboard/src/audit-messages.ts';
@@ -136,6 +137,28 @@ describe('a team in Chromium', () => {
             await accessible(mate, 'payment page of an accountant');
             await screenshot(mate, `team-accountant-payment-${language}-${device}`);
 
+            // The month's payments as XLSX, as an accountant exports them: the list of this
+            // Algiers month, its workbook link, the paid payment in the file.
+            const today = algiersDay(new Date());
+            await mate.goto(
+              `${base()}/dashboard/payments?createdFrom=${today.slice(0, 8)}01&createdTo=${today}`,
+            );
+            const [workbook] = await Promise.all([
+              mate.waitForEvent('download'),
+              mate.locator('a[href*="format=xlsx"]').first().click(),
+            ]);
+            expect(workbook.suggestedFilename()).toMatch(/\.xlsx$/);
+            const sheet = await readWorkbook(await workbook.path());
+            expect(JSON.stringify(sheet.getSheetValues())).toContain(paid.reference);
+            // And the month's statement, from the balance page.
+            await mate.goto(`${base()}/dashboard/balance`);
+            const [statement] = await Promise.all([
+              mate.waitForEvent('download'),
+              mate.locator('a[href*="format=xlsx"]').first().click(),
+            ]);
+            expect(statement.suggestedFilename()).toMatch(/\.xlsx$/);
+            expect((await readWorkbook(await statement.path())).name).toBeTruthy();
+
             // A page they may not open, typed in: a 403 page in their language.
             const refused = await mate.goto(`${base()}/dashboard/api-keys`);
             expect(refused?.status()).toBe(403);
@@ -177,3 +200,12 @@ describe('a team in Chromium', () => {
     }
   }
 });
+
+/** The first sheet of a downloaded workbook, read back with exceljs. */
+async function readWorkbook(path: string): Promise<ExcelJS.Worksheet> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(path);
+  const sheet = workbook.worksheets[0];
+  if (!sheet) throw new Error(`no sheet in ${path}`);
+  return sheet;
+}

@@ -128,11 +128,12 @@ export function apiKeysTable(sql: Sql) {
     },
 
     /** Returns false when there is no such key or it was revoked already. */
-    async revokeKey(id: string): Promise<boolean> {
-      const rows = await sql`
+    /** Revokes an active key by id alone (the operator's CLI); the key revoked, or null. */
+    async revokeKey(id: string): Promise<ApiKeyRecord | null> {
+      const rows = await sql<KeyRow[]>`
         update api_keys set revoked_at = now()
-        where id = ${id} and revoked_at is null returning id`;
-      return rows.length === 1;
+        where id = ${id} and revoked_at is null returning ${sql(KEY_COLUMNS)}`;
+      return rows[0] ? toKey(rows[0]) : null;
     },
 
     /** The owner of an unrevoked key with this hash, or null. */

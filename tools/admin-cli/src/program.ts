@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import {
   type AccountsRepository,
+  type AuditActor,
   type DashboardUsers,
   issueApiKey,
   DEFAULT_GRACE_HOURS,
@@ -34,6 +35,12 @@ export interface CliDeps {
   secretsKey: Buffer | undefined;
   /** Applies every service's migrations; answers the schemas. */
   migrateAll: () => Promise<string[]>;
+}
+
+/** The operator of a command, as the audit log names them: --operator, else $USER. */
+function operatorActor(name: string | undefined): AuditActor {
+  const operator = name ?? process.env.USER ?? 'operator';
+  return { kind: 'operator', id: operator, label: operator };
 }
 
 function uuid(value: string): string {
@@ -247,24 +254,35 @@ export function buildProgram(deps: CliDeps): Command {
     .argument('<merchantId>', 'merchant id', uuid)
     .addOption(modeOption())
     .option('--label <label>', 'a note to tell keys apart')
-    .action(async (merchantId: string, options: { mode: Mode; label?: string }) => {
-      const accounts = await deps.accounts();
-      if (!(await accounts.findMerchant(merchantId))) {
-        fail(`no merchant ${merchantId}`);
-      }
-      const issued = issueApiKey(options.mode);
-      const record = await accounts.insertKey({
-        merchantId,
-        mode: issued.mode,
-        hash: issued.hash,
-        displayPrefix: issued.displayPrefix,
-        label: options.label ?? null,
-      });
-      out(
-        { ...record, key: issued.key },
-        `key ${record.id} issued. It is shown this once; store it now:\n${issued.key}`,
-      );
-    });
+    .option('--operator <name>', 'who issues it, for the audit log (default: $USER)')
+    .action(
+      async (merchantId: string, options: { mode: Mode; label?: string; operator?: string }) => {
+        const accounts = await deps.accounts();
+        if (!(await accounts.findMerchant(merchantId))) {
+          fail(`no merchant ${merchantId}`);
+        }
+        const issued = issueApiKey(options.mode);
+        const record = await accounts.insertKey({
+          merchantId,
+          mode: issued.mode,
+          hash: issued.hash,
+          displayPrefix: issued.displayPrefix,
+          label: options.label ?? null,
+        });
+        await accounts.recordAudit({
+          merchantId,
+          mode: record.mode,
+          actor: operatorActor(options.operator),
+          action: 'api_key.issue',
+          target: record.displayPrefix,
+          details: { keyId: record.id, label: record.label },
+        });
+        out(
+          { ...record, key: issued.key },
+          `key ${record.id} issued. It is shown this once; store it now:\n${issued.key}`,
+        );
+      },
+    );
   key
     .command('list')
     .argument('<merchantId>', 'merchant id', uuid)
@@ -283,9 +301,19 @@ export function buildProgram(deps: CliDeps): Command {
   key
     .command('revoke')
     .argument('<keyId>', 'key id', uuid)
-    .action(async (id: string) => {
-      const revoked = await (await deps.accounts()).revokeKey(id);
-      if (!revoked) fail(`no active key ${id}`);
+    .option('--operator <name>', 'who revokes it, for the audit log (default: $USER)')
+    .action(async (id: string, options: { operator?: string }) => {
+      const accounts = await deps.accounts();
+      const revoked = await accounts.revokeKey(id);
+      if (!revoked) return fail(`no active key ${id}`);
+      await accounts.recordAudit({
+        merchantId: revoked.merchantId,
+        mode: revoked.mode,
+        actor: operatorActor(options.operator),
+        action: 'api_key.revoke',
+        target: revoked.displayPrefix,
+        details: { keyId: id },
+      });
       out({ id, revoked: true }, `key ${id} revoked`);
     });
 

@@ -67,6 +67,7 @@ export function registerQrPages(kit: PageKit, ask: Ask): void {
         config: reply.config,
         payerUrl: payerUrlOf(kit.deps.publicBaseUrl, token),
         csrfField: context.csrfField(),
+        mayConfigure: context.allows?.('POST', `${qrPath(token)}/set`) ?? true,
       };
       return context.page(text.qrCodeTitle(token), qrCodeHtml(view, context.language));
     } catch (error) {
@@ -219,6 +220,8 @@ interface QrCodeView {
   config: QrConfiguration | null;
   payerUrl: string;
   csrfField: string;
+  /** The role may set and unset the amounts (an accountant only reads them). */
+  mayConfigure: boolean;
 }
 
 /** An ISO instant as the datetime-local box shows it, in Algeria's time (UTC+1). */
@@ -267,7 +270,7 @@ function qrCodeHtml(view: QrCodeView, language: Language): string {
 <div class="actions"><a class="button secondary" href="${e(image)}?format=svg&amp;download=1" download>${e(text.downloadSvg)}</a>
 <a class="button secondary" href="${e(image)}?format=png&amp;download=1" download>${e(text.downloadPng)}</a>
 <a class="button secondary" href="${e(qrPath(view.token))}/print">${e(text.print)}</a></div></section>
-${configFormHtml(view, text)}`;
+${view.mayConfigure ? configFormHtml(view, text) : ''}`;
 }
 
 /** The print view: the code large, who it pays, and the amounts it offers. */
