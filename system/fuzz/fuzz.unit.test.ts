@@ -97,6 +97,7 @@ describe('the properties', () => {
     expect(problemsOf(get('/x'), answer(400, { error: 'Bad Request' }))).toHaveLength(1);
     expect(problemsOf(get('/x'), answer(404, 'nope', 'text/plain'))).toHaveLength(1);
     expect(problemsOf(get('/qr/x'), answer(404, '<html>', 'text/html'))).toEqual([]);
+    expect(problemsOf(get('/link/x'), answer(404, '<html>', 'text/html'))).toEqual([]);
     expect(problemsOf(get('/api/v1/payments/x'), answer(404, '<html>', 'text/html'))).toHaveLength(
       1,
     );

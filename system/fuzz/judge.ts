@@ -6,7 +6,7 @@ import type { Answer, FuzzRequest } from './http.ts';
  * merchants' dashboard. Judged by the path the server saw, whatever route a request
  * aimed at (`/pay/` is a page).
  */
-const PAGE_PATH = /^\/(checkout|pay|qr|docs|dashboard)(\/|$|\?|#)/;
+const PAGE_PATH = /^\/(checkout|pay|qr|link|docs|dashboard)(\/|$|\?|#)/;
 
 /**
  * Whether a JSON body is in one of the spec's envelopes for this HTTP status: the
