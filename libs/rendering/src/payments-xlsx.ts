@@ -30,6 +30,25 @@ const COLUMNS: readonly (readonly [string, (p: PaymentListItem) => Cell])[] = [
   ['metadata', (p) => (p.metadata === null ? null : JSON.stringify(p.metadata))],
 ];
 
+/**
+ * A workbook is built whole in memory before a byte is sent (its zip's directory comes
+ * last), and a spreadsheet opens at most 1 048 576 rows: past this many payments the
+ * export is refused, asking for a narrower filter or the CSV, which streams any number.
+ */
+export const XLSX_MAX_PAYMENTS = 100_000;
+
+/** More payments than a workbook takes: the caller answers 400 with its message. */
+export class ExportTooLarge extends Error {
+  readonly maxPayments: number;
+  constructor(maxPayments: number) {
+    super(
+      `more than ${maxPayments} payments match: narrow the dates or the filter, or export CSV, which has no limit`,
+    );
+    this.name = 'ExportTooLarge';
+    this.maxPayments = maxPayments;
+  }
+}
+
 /** Sums in centimes (integers, never through a float) of the paid payments. */
 interface Totals {
   count: number;
@@ -61,11 +80,13 @@ function add(totals: Totals, p: PaymentListItem): Totals {
 export async function paymentsXlsx(
   first: PaymentsPage,
   nextPage: (cursor: string) => Promise<PaymentsPage>,
+  maxPayments: number = XLSX_MAX_PAYMENTS,
 ): Promise<Buffer> {
   const rows: Cell[][] = [];
   const totals: Totals = { count: 0, paidCount: 0, amount: 0, fee: 0, total: 0, refunded: 0 };
   let page = first;
   for (;;) {
+    if (rows.length + page.payments.length > maxPayments) throw new ExportTooLarge(maxPayments);
     for (const payment of page.payments) {
       rows.push(COLUMNS.map(([, cell]) => cell(payment)));
       add(totals, payment);

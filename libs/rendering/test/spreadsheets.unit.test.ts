@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import type { DailyReportReply, PaymentListItem, PaymentsPage } from '@dzpay/contracts';
 import { describe, expect, it } from 'vitest';
-import { paymentsXlsx, reportXlsx } from '../src/spreadsheets.ts';
+import { ExportTooLarge, paymentsXlsx, reportXlsx } from '../src/spreadsheets.ts';
 
 async function read(bytes: Buffer) {
   const workbook = new ExcelJS.Workbook();
@@ -36,6 +36,30 @@ const payment = (overrides: Partial<PaymentListItem>): PaymentListItem => ({
 });
 
 describe('paymentsXlsx', () => {
+  it('refuses more payments than a workbook is built for, before reading further pages', async () => {
+    const asked: string[] = [];
+    const page = (cursor: string | null): PaymentsPage => ({
+      payments: [payment({}), payment({ id: '6e2f1d3f-9c5b-4d8f-b2a4-7f3c0e1d5b82' })],
+      nextCursor: cursor,
+    });
+    const refused = paymentsXlsx(
+      page('c1'),
+      (cursor) => {
+        asked.push(cursor);
+        return Promise.resolve(page(cursor === 'c1' ? 'c2' : null));
+      },
+      3,
+    );
+    await expect(refused).rejects.toBeInstanceOf(ExportTooLarge);
+    await expect(refused).rejects.toThrow(/more than 3 payments match/);
+    // The second page tipped it over; the third was never asked.
+    expect(asked).toEqual(['c1']);
+    // Exactly at the bound it is written.
+    await expect(
+      paymentsXlsx(page(null), () => Promise.reject(new Error('no')), 2),
+    ).resolves.toBeInstanceOf(Buffer);
+  });
+
   it('writes every page with typed cells, a total of the paid payments and a Totals sheet', async () => {
     const first: PaymentsPage = {
       payments: [

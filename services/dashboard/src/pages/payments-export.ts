@@ -3,7 +3,8 @@ import { PAYMENTS_PAGE_MAX, Rpc } from '@dzpay/contracts';
 import { DashboardPaths } from '../navigation.ts';
 import type { PageKit } from '../page-kit.ts';
 import type { Ask } from './ask.ts';
-import { paymentsCsv, paymentsXlsx, XLSX_MEDIA_TYPE } from '@dzpay/rendering';
+import { ExportTooLarge, paymentsCsv, paymentsXlsx, XLSX_MEDIA_TYPE } from '@dzpay/rendering';
+import { PaymentsMessages } from './payments-messages.ts';
 import { filterFormOf, listFilterOf } from './payments-filter.ts';
 import { refuseDownload } from './refusal.ts';
 
@@ -46,6 +47,14 @@ export function registerPaymentsExport(kit: PageKit, ask: Ask): void {
       try {
         workbook = await paymentsXlsx(first, (cursor) => page(cursor));
       } catch (error) {
+        if (error instanceof ExportTooLarge) {
+          // Said in the page's language: narrow the filter, or take the CSV.
+          await context.reply
+            .code(400)
+            .type('text/plain; charset=utf-8')
+            .send(PaymentsMessages[context.language].exportTooLarge(error.maxPayments));
+          return;
+        }
         await refuseDownload(context.reply, error, context.language);
         return;
       }

@@ -69,6 +69,8 @@ const en = {
   downloadCsv: 'Download for Excel (CSV)',
   downloadStandardCsv: 'Standard CSV (for programs)',
   downloadXlsx: 'Excel workbook (XLSX)',
+  exportTooLarge: (most: number) =>
+    `More than ${most} payments match: choose fewer days or a narrower filter, or download the CSV, which has no limit.`,
   invalidFilter: (label: string, problem: string) => `${label}: ${problem}`,
   paymentTitle: (reference: string) => `Payment ${reference}`,
   details: 'Details',
@@ -226,6 +228,8 @@ const fr: PaymentsText = {
   downloadCsv: 'Télécharger pour Excel (CSV)',
   downloadStandardCsv: 'CSV standard (pour les programmes)',
   downloadXlsx: 'Classeur Excel (XLSX)',
+  exportTooLarge: (most: number) =>
+    `Plus de ${most} paiements correspondent : choisissez moins de jours ou un filtre plus étroit, ou téléchargez le CSV, qui n’a pas de limite.`,
   invalidFilter: (label, problem) => `${label} : ${problem}`,
   paymentTitle: (reference) => `Paiement ${reference}`,
   details: 'Détails',
@@ -378,6 +382,8 @@ const ar: PaymentsText = {
   downloadCsv: 'تنزيل لبرنامج Excel ‏(CSV)',
   downloadStandardCsv: 'CSV قياسي (للبرامج)',
   downloadXlsx: 'مصنف Excel ‏(XLSX)',
+  exportTooLarge: (most: number) =>
+    `أكثر من ${most} دفعة تطابق البحث: اختر أيامًا أقل أو تصفية أضيق، أو نزّل ملف CSV الذي لا حد له.`,
   invalidFilter: (label, problem) => `${label}: ${problem}`,
   paymentTitle: (reference) => `الدفعة ${reference}`,
   details: 'التفاصيل',

@@ -19,7 +19,7 @@ import { ValidationFailure } from './errors.ts';
 import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../deps.ts';
-import { paymentsCsv, paymentsXlsx, XLSX_MEDIA_TYPE } from '@dzpay/rendering';
+import { ExportTooLarge, paymentsCsv, paymentsXlsx, XLSX_MEDIA_TYPE } from '@dzpay/rendering';
 import { parseQuery } from './query-string.ts';
 
 export interface PaymentsRoutesDeps {
@@ -186,7 +186,12 @@ export function paymentsListRoutes(app: FastifyInstance, deps: GatewayDeps): voi
       // first, so a failure on the way is still a JSON envelope.
       const workbook = await paymentsXlsx(first, (cursor) =>
         listPage(scope, { ...filter, limit: PAYMENTS_PAGE_MAX, cursor }),
-      );
+      ).catch((error: unknown) => {
+        if (error instanceof ExportTooLarge) {
+          throw ValidationFailure.of([{ field: 'format', message: error.message }]);
+        }
+        throw error;
+      });
       return reply
         .header('content-type', XLSX_MEDIA_TYPE)
         .header('content-disposition', `attachment; filename="payments-${scope.mode}-${day}.xlsx"`)
