@@ -192,16 +192,24 @@ function answersAgree(evidence: BalanceEvidence): Verdict {
 /** What the operator was told is what the table holds: once, for the amount typed. */
 function payoutsAsTold(evidence: BalanceEvidence): Verdict {
   const violations: string[] = [];
+  // A bank reference is one transfer whatever its case or surrounding spaces: payments
+  // stores it trimmed and upper-cased (PayoutRecordRequest), the operator typed it as is.
+  const keyOf = (mode: string, reference: string) => `${mode}/${reference.trim().toUpperCase()}`;
   const byReference = new Map<string, PayoutRow[]>();
   for (const row of evidence.payouts) {
-    const key = `${row.mode}/${row.reference}`;
+    const key = keyOf(row.mode, row.reference);
     byReference.set(key, [...(byReference.get(key) ?? []), row]);
   }
-  for (const [key, rows] of byReference) {
-    if (rows.length > 1) violations.push(`bank reference ${key} records ${rows.length} payouts`);
+  for (const rows of byReference.values()) {
+    const [first] = rows;
+    if (first && rows.length > 1) {
+      violations.push(
+        `bank reference ${first.mode}/${first.reference} records ${rows.length} payouts`,
+      );
+    }
   }
   for (const attempt of evidence.attempts) {
-    const rows = byReference.get(`${attempt.mode}/${attempt.reference}`) ?? [];
+    const rows = byReference.get(keyOf(attempt.mode, attempt.reference)) ?? [];
     const row = rows[0];
     if (attempt.outcome === 'recorded') {
       if (!row) violations.push(`payout ${attempt.reference} was acknowledged, no row holds it`);

@@ -193,6 +193,21 @@ describe('the balance oracle', () => {
     ).toContain('payout BNA-refused was refused, yet a row holds it (o3)');
   });
 
+  it('matches a bank reference whatever its case, as payments stores it upper-cased', () => {
+    const typedLower = evidence({
+      attempts: evidence().attempts.map((attempt) =>
+        attempt.reference === 'BNA-o1' ? { ...attempt, reference: ' bna-O1 ' } : attempt,
+      ),
+    });
+    expect(violations(typedLower)).toEqual([]);
+    expect(
+      violations({
+        ...typedLower,
+        payouts: [...payouts, payout('o2', { reference: 'bna-o1', amount: 1 })],
+      }).some((violation) => /records 2 payouts/.test(violation)),
+    ).toBe(true);
+  });
+
   it('catches a payout that took more than was there when it was recorded', () => {
     // At T0+15 s only p1 was paid: 1 505,50 DZD net of its fee.
     const early = payout('o1', { recorded_at: date(15), amount: 150_051 });

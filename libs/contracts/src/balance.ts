@@ -143,10 +143,23 @@ const Label = (field: string, max: number) =>
     .regex(/^\S(.*\S)?$/, { error: `${field} must not start or end with a space` })
     .regex(/^[^\p{Cc}]*$/u, { error: `${field} must not hold control characters` });
 
+/**
+ * A bank reference as the bank means it: `bna-2026-03-0001` and ` BNA-2026-03-0001 ` name
+ * one transfer, so it is trimmed and upper-cased before it is checked or stored (the
+ * payouts table's unique index compares upper(reference) too, migration 016).
+ */
+const BankReference = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .min(1, { error: 'reference should not be empty' })
+  .max(100, { error: 'reference must be at most 100 characters' })
+  .regex(/^[^\p{Cc}]*$/u, { error: 'reference must not hold control characters' });
+
 export const PayoutRecordRequest = MerchantScope.extend({
   amount: Centimes.positive(),
   wallet: Label('wallet', 100),
-  reference: Label('reference', 100),
+  reference: BankReference,
   /** Who recorded it (kept with the payout; the audit event is the CLI's). */
   operator: Label('operator', 100),
 });

@@ -2,6 +2,12 @@ import { REPORT_TIME_ZONE, type MerchantScope } from '@dzpay/contracts';
 import type { Tx } from '@dzpay/platform';
 import type { Buckets, Sums } from '../domain/balance.ts';
 
+export interface BalanceSums {
+  buckets: Buckets;
+  /** Merchant refunds asked of the card network and not decided yet (centimes). */
+  openRefunds: number;
+}
+
 interface BucketRow {
   bucket: string;
   count: number;
@@ -17,15 +23,20 @@ interface BucketRow {
  * refunds_report_confirmed; payouts by recorded_at (migration 016). One pass over the
  * merchant's history per table gives the range and overall together. Run in a
  * transaction, so every sum is of one snapshot (or, for a payout, under its lock).
+ *
+ * The merchant refunds still open are read by the same statement as the confirmed ones
+ * (bucket 'open'): a payout reads in read committed, each statement its own snapshot,
+ * and a refund confirmed between two statements would be in neither sum, leaving the
+ * payout more than the balance. One statement sees every refund exactly once.
  */
 export function balanceRepository() {
   const zone = REPORT_TIME_ZONE;
 
-  async function buckets(
+  async function read(
     sql: Tx,
     scope: MerchantScope,
     range: { from: string; to: string },
-  ): Promise<Buckets> {
+  ): Promise<BalanceSums> {
     const start = sql`(${range.from}::date)::timestamp at time zone ${zone}`;
     const end = sql`(${range.to}::date + 1)::timestamp at time zone ${zone}`;
     const bucketOf = (column: string) => sql`case
@@ -40,12 +51,15 @@ export function balanceRepository() {
         where merchant_id = ${scope.merchantId} and mode = ${scope.mode}
           and paid_at is not null and status in ('success', 'refunded')
         group by 1`,
+      // The two arms of the `or` are the partial indexes refunds_report_confirmed and
+      // refunds_merchant_open (a bitmap or of both).
       sql<BucketRow[]>`
-        select ${bucketOf('updated_at')} as bucket, count(*)::int as count,
-               sum(amount)::bigint as amount, 0 as fee
+        select case when state = 'requested' then 'open' else ${bucketOf('updated_at')} end
+                 as bucket,
+               count(*)::int as count, sum(amount)::bigint as amount, 0 as fee
         from refunds
         where merchant_id = ${scope.merchantId} and mode = ${scope.mode}
-          and state = 'succeeded' and reason = 'merchant'
+          and reason = 'merchant' and (state = 'succeeded' or state = 'requested')
         group by 1`,
       sql<BucketRow[]>`
         select ${bucketOf('recorded_at')} as bucket, count(*)::int as count,
@@ -55,6 +69,7 @@ export function balanceRepository() {
         group by 1`,
     ]);
     const result: Buckets = { before: {}, days: new Map(), after: {} };
+    let openRefunds = 0;
     const into = (bucket: string): Sums => {
       if (bucket === '<') return result.before;
       if (bucket === '>') return result.after;
@@ -69,6 +84,10 @@ export function balanceRepository() {
       sums.fees = Number(row.fee);
     }
     for (const row of refunds) {
+      if (row.bucket === 'open') {
+        openRefunds = Number(row.amount);
+        continue;
+      }
       const sums = into(row.bucket);
       sums.refundCount = row.count;
       sums.refunds = Number(row.amount);
@@ -78,17 +97,8 @@ export function balanceRepository() {
       sums.payoutCount = row.count;
       sums.paidOut = Number(row.amount);
     }
-    return result;
+    return { buckets: result, openRefunds };
   }
 
-  /** Merchant refunds asked of the card network and not decided yet. */
-  async function pendingRefunds(sql: Tx, scope: MerchantScope): Promise<number> {
-    const [row] = await sql<{ amount: number }[]>`
-      select coalesce(sum(amount), 0)::bigint as amount from refunds
-      where merchant_id = ${scope.merchantId} and mode = ${scope.mode}
-        and state = 'requested' and reason = 'merchant'`;
-    return Number(row?.amount ?? 0);
-  }
-
-  return { buckets, pendingRefunds };
+  return { read };
 }

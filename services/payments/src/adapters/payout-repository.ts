@@ -49,18 +49,27 @@ export function payoutRepository(sql: Sql) {
         hashtextextended(${`dzpay:payouts:${scope.merchantId}:${scope.mode}`}, 0))`;
     },
 
-    /** The payout a bank reference recorded in a mode, whichever merchant's. */
+    /**
+     * The payout a bank reference recorded in a mode, whichever merchant's, whatever the
+     * case it was typed in: the expression of the unique index payouts_reference.
+     */
     async byReference(tx: Tx, mode: string, reference: string): Promise<PayoutRecord | null> {
       const [row] = await tx<PayoutRow[]>`
-        select ${COLUMNS(tx)} from payouts where mode = ${mode} and reference = ${reference}`;
+        select ${COLUMNS(tx)} from payouts
+        where mode = ${mode} and upper(reference) = upper(${reference})`;
       return row ? recordOf(row) : null;
     },
 
+    /**
+     * Records a payout; called under lock(). recorded_at is clock_timestamp(), the time
+     * of this insert (after the lock was granted), not now(), the transaction's start.
+     */
     async insert(tx: Tx, request: PayoutRecordRequest): Promise<PayoutRecord> {
       const [row] = await tx<PayoutRow[]>`
-        insert into payouts (id, merchant_id, mode, amount, wallet, reference, recorded_by)
+        insert into payouts (id, merchant_id, mode, amount, wallet, reference, recorded_by,
+                             recorded_at)
         values (${randomUUID()}, ${request.merchantId}, ${request.mode}, ${request.amount},
-                ${request.wallet}, ${request.reference}, ${request.operator})
+                ${request.wallet}, ${request.reference}, ${request.operator}, clock_timestamp())
         returning ${COLUMNS(tx)}`;
       return recordOf(row!);
     },

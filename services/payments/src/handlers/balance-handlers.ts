@@ -27,13 +27,15 @@ export async function serveBalanceHandlers(wiring: ServiceWiring): Promise<RpcSe
   const sums = balanceRepository();
   const payouts = payoutRepository(sql);
 
-  /** The balance of a range and overall, every sum from one snapshot (or under a lock). */
+  /**
+   * The balance of a range and overall, from one snapshot (or under a lock). A payout's
+   * transaction is read committed (a repeatable read snapshot would be taken before its
+   * lock is granted and miss the payout it waited behind): the refunds confirmed and
+   * still open come from one statement, so a refund confirmed meanwhile is counted once.
+   */
   async function balanceIn(tx: Tx, scope: MerchantScope, range: { from: string; to: string }) {
-    const [buckets, pending] = await Promise.all([
-      sums.buckets(tx, scope, range),
-      sums.pendingRefunds(tx, scope),
-    ]);
-    return balanceReply(range, buckets, pending, clock());
+    const { buckets, openRefunds } = await sums.read(tx, scope, range);
+    return balanceReply(range, buckets, openRefunds, clock());
   }
   const snapshot = <T>(work: (tx: Tx) => Promise<T>) =>
     sql.begin('isolation level repeatable read read only', work) as Promise<T>;
