@@ -289,4 +289,61 @@ describe('managing the team', () => {
     );
     expect(team.html).not.toContain(`/dashboard/team/users/${owner.id}/disable`);
   });
+
+  it('an admin is refused a colleague made owner after their page showed them as admin', async () => {
+    const owner = await signedIn('owner');
+    const admin = await signedIn('admin');
+    const colleague = await userWithRole('admin');
+    // The admin's page offers forms on the colleague's row…
+    expect((await admin.browser.get('/dashboard/team')).html).toContain(
+      `/dashboard/team/users/${colleague.id}/disable`,
+    );
+    // …then an owner makes the colleague an owner before the admin sends one.
+    await owner.browser.get('/dashboard/team');
+    await owner.browser.post(`/dashboard/team/users/${colleague.id}/role`, { role: 'owner' });
+    expect(
+      (
+        await admin.browser.post(`/dashboard/team/users/${colleague.id}/role`, {
+          role: 'developer',
+        })
+      ).status,
+    ).toBe(303);
+    expect((await admin.browser.get('/dashboard/team')).html).toContain(
+      TeamMessages.en.refusedOwner,
+    );
+    await admin.browser.post(`/dashboard/team/users/${colleague.id}/disable`, {});
+    const [row] = await stack.gateway.runtime.sql<{ role: string; disabled_at: Date | null }[]>`
+      select role, disabled_at from dashboard_users where id = ${colleague.id}`;
+    expect(row).toEqual({ role: 'owner', disabled_at: null });
+  });
+
+  it('an admin’s invitations die with their access: disabled, their own second address gets nothing', async () => {
+    const owner = await signedIn('owner');
+    const admin = await signedIn('admin');
+    await admin.browser.get('/dashboard/team');
+    const invited = await admin.browser.post('/dashboard/team/invite', {
+      email: `second-${seq++}@roles.example`,
+      role: 'admin',
+    });
+    expect(invited.status).toBe(200);
+    const path = textOf(invited.html, 'invite-link')!.slice(stack.gateway.url.length);
+    const invitee = agent();
+    expect((await invitee.get(path)).status).toBe(200);
+
+    await owner.browser.get('/dashboard/team');
+    expect((await owner.browser.post(`/dashboard/team/users/${admin.id}/disable`, {})).status).toBe(
+      303,
+    );
+    const opened = await agent().get(path);
+    expect(opened.status).toBe(404);
+    expect(opened.html).toContain(DashboardMessages.en.inviteInvalid);
+    // The form opened before the disabling is refused the same way, and makes no account.
+    const sent = await invitee.post(path, { password: 'a long enough passphrase' });
+    expect(sent.status).toBe(404);
+    expect(sent.html).toContain(DashboardMessages.en.inviteInvalid);
+    const [event] = await stack.gateway.runtime.sql<{ details: Record<string, unknown> }[]>`
+      select details from audit_events
+      where merchant_id = ${shop.id} and action = 'team.user_disable' and target = ${admin.email}`;
+    expect(event?.details).toEqual({ role: 'admin', invitesRevoked: 1 });
+  });
 });

@@ -40,8 +40,22 @@ export interface PendingInvite {
   expiresAt: Date;
 }
 
-/** Why a role change or a disabling was not made. */
+/** Why a role change or a disabling was not made (besides the caller's check's refusals). */
 export type TeamChangeProblem = 'not-found' | 'last-owner';
+
+/** A team member as a change's check sees them: read under the team's lock. */
+interface TeamMember {
+  id: string;
+  role: DashboardRole;
+  enabled: boolean;
+}
+
+/**
+ * Who may change whom (the dashboard's team-rules.ts), asked inside the transaction with
+ * the acting user (null when not in this team) and the target as they are now: a refusal,
+ * or null to go on.
+ */
+type TeamCheck<R extends string> = (actor: TeamMember | null, target: TeamMember) => R | null;
 
 export interface LoginCandidate {
   id: string;
@@ -203,20 +217,31 @@ export function dashboardUsers(sql: Sql) {
     },
 
     /**
-     * Gives a user another role. The merchant keeps at least one enabled owner: the team's
-     * rows are locked while counting, so two owners demoting each other at once cannot
-     * both succeed.
+     * Gives a user another role, if `check` (the dashboard's team rules) allows it against
+     * the team as it is now: the actor and the target are read under the team's lock, so a
+     * change made since the page read them (the target became an owner, the actor was
+     * demoted or disabled) is judged on what is true, not on what was. The merchant keeps
+     * at least one enabled owner: two owners demoting each other at once cannot both
+     * succeed. Lowered below what their invitations need, the user's pending invitations
+     * are revoked in the same transaction.
      */
-    async setRole(
+    async setRole<R extends string>(
       merchantId: string,
+      actorId: string,
       userId: string,
       role: DashboardRole,
-    ): Promise<{ user: DashboardUser; previous: DashboardRole } | { problem: TeamChangeProblem }> {
+      check: TeamCheck<R>,
+    ): Promise<
+      | { user: DashboardUser; previous: DashboardRole; invitesRevoked: number }
+      | { problem: TeamChangeProblem | R }
+    > {
       if (!UUID.test(userId)) return { problem: 'not-found' };
       return sql.begin(async (tx) => {
         const team = await lockTeam(tx as unknown as Sql, merchantId);
         const target = team.find((user) => user.id === userId);
         if (!target) return { problem: 'not-found' as const };
+        const refusal = check(memberOf(team, actorId), memberOf(team, userId)!);
+        if (refusal !== null) return { problem: refusal };
         if (target.role === 'owner' && role !== 'owner' && !otherOwner(team, userId)) {
           return { problem: 'last-owner' as const };
         }
@@ -224,25 +249,39 @@ export function dashboardUsers(sql: Sql) {
           update dashboard_users set role = ${role}
           where id = ${userId} and merchant_id = ${merchantId}
           returning ${tx(USER_COLUMNS)}`;
-        return { user: userOf(row!), previous: target.role };
+        const invitesRevoked = await revokeInvitesOf(
+          tx as unknown as Sql,
+          merchantId,
+          userId,
+          role,
+        );
+        return { user: userOf(row!), previous: target.role, invitesRevoked };
       });
     },
 
     /**
-     * Disables or enables one of the merchant's users. Never the last enabled owner.
-     * The caller ends a disabled user's sessions (they live in Redis); every request
-     * also reads disabled_at, so none gets through meanwhile.
+     * Disables or enables one of the merchant's users, if `check` allows it under the
+     * team's lock (as setRole). Never the last enabled owner. A disabled user's pending
+     * invitations are revoked with it. The caller ends their sessions (they live in
+     * Redis); every request also reads disabled_at, so none gets through meanwhile.
      */
-    async setDisabled(
+    async setDisabled<R extends string>(
       merchantId: string,
+      actorId: string,
       userId: string,
       disabled: boolean,
-    ): Promise<{ user: DashboardUser } | { problem: TeamChangeProblem }> {
+      check: TeamCheck<R>,
+    ): Promise<
+      | { user: DashboardUser; wasDisabled: boolean; invitesRevoked: number }
+      | { problem: TeamChangeProblem | R }
+    > {
       if (!UUID.test(userId)) return { problem: 'not-found' };
       return sql.begin(async (tx) => {
         const team = await lockTeam(tx as unknown as Sql, merchantId);
         const target = team.find((user) => user.id === userId);
         if (!target) return { problem: 'not-found' as const };
+        const refusal = check(memberOf(team, actorId), memberOf(team, userId)!);
+        if (refusal !== null) return { problem: refusal };
         if (disabled && target.role === 'owner' && !otherOwner(team, userId)) {
           return { problem: 'last-owner' as const };
         }
@@ -251,7 +290,10 @@ export function dashboardUsers(sql: Sql) {
              set disabled_at = ${disabled ? sql`coalesce(disabled_at, now())` : null}
            where id = ${userId} and merchant_id = ${merchantId}
           returning ${tx(USER_COLUMNS)}`;
-        return { user: userOf(row!) };
+        const invitesRevoked = disabled
+          ? await revokeInvitesOf(tx as unknown as Sql, merchantId, userId, null)
+          : 0;
+        return { user: userOf(row!), wasDisabled: target.disabled_at !== null, invitesRevoked };
       });
     },
 
@@ -308,7 +350,7 @@ export function dashboardUsers(sql: Sql) {
       const rows = await sql<{ email: string; name: string; usable: boolean }[]>`
         select i.email, m.name,
                (i.accepted_at is null and i.revoked_at is null and i.expires_at > now()
-                and m.active) as usable
+                and m.active and ${inviterStillMay(sql)}) as usable
         from dashboard_invites i join merchants m on m.id = i.merchant_id
         where i.token_hash = ${tokenHash}`;
       const row = rows[0];
@@ -318,7 +360,9 @@ export function dashboardUsers(sql: Sql) {
     /**
      * Uses an invitation once: marks it accepted and creates its user in one
      * transaction, so a link cannot make two accounts and a refused user leaves the
-     * link usable.
+     * link usable. Its inviter must still be able to send it (enabled, an owner or an
+     * admin, an owner for an owner's invitation): one who was disabled or demoted since
+     * cannot go on adding people through links sent before.
      */
     async acceptInvite(
       tokenHash: Buffer,
@@ -326,12 +370,21 @@ export function dashboardUsers(sql: Sql) {
     ): Promise<Created | { problem: 'invalid' }> {
       return sql
         .begin(async (tx) => {
+          // The inviter's row is locked first, in the order setRole and setDisabled take
+          // theirs (the team, then its invitations): one being disabled or demoted right
+          // now has either revoked this invitation when the update below runs, or waits
+          // for this acceptance to end.
+          const [found] = await tx<{ invited_by: string | null }[]>`
+            select invited_by from dashboard_invites where token_hash = ${tokenHash}`;
+          if (!found?.invited_by) return { problem: 'invalid' as const };
+          await tx`select 1 from dashboard_users where id = ${found.invited_by} for share`;
           const [invite] = await tx<{ merchant_id: string; email: string; role: DashboardRole }[]>`
-          update dashboard_invites set accepted_at = now()
-          where token_hash = ${tokenHash} and accepted_at is null and revoked_at is null
-            and expires_at > now()
-            and merchant_id in (select id from merchants where active)
-          returning merchant_id, email, role`;
+          update dashboard_invites i set accepted_at = now()
+          where i.token_hash = ${tokenHash} and i.accepted_at is null and i.revoked_at is null
+            and i.expires_at > now()
+            and i.merchant_id in (select id from merchants where active)
+            and ${inviterStillMay(tx as unknown as Sql)}
+          returning i.merchant_id, i.email, i.role`;
           if (!invite) return { problem: 'invalid' as const };
           const created = await insertUser(
             tx as unknown as Sql,
@@ -352,19 +405,57 @@ export function dashboardUsers(sql: Sql) {
   };
 }
 
-/** The merchant's users, locked until the transaction ends (for the last-owner rule). */
+/** The merchant's users, locked until the transaction ends (for the team's rules). */
 async function lockTeam(tx: Sql, merchantId: string) {
   return tx<{ id: string; role: DashboardRole; disabled_at: Date | null }[]>`
     select id, role, disabled_at from dashboard_users
     where merchant_id = ${merchantId} order by id for update`;
 }
 
+type LockedUser = Awaited<ReturnType<typeof lockTeam>>[number];
+
+function memberOf(team: readonly LockedUser[], userId: string): TeamMember | null {
+  const user = team.find((row) => row.id === userId);
+  return user ? { id: user.id, role: user.role, enabled: user.disabled_at === null } : null;
+}
+
 /** Whether an enabled owner other than this user remains. */
-function otherOwner(
-  team: readonly { id: string; role: DashboardRole; disabled_at: Date | null }[],
-  userId: string,
-): boolean {
+function otherOwner(team: readonly LockedUser[], userId: string): boolean {
   return team.some((user) => user.id !== userId && user.role === 'owner' && !user.disabled_at);
+}
+
+/**
+ * Whether an invitation's (alias `i`) inviter may still send it: enabled, an owner, or an
+ * admin for anything but an owner's invitation (the dashboard's team-rules.ts
+ * grantableRoles; Postgres has to know it here, inside the accepting update). One whose
+ * inviter left (invited_by null) is nobody's any more.
+ */
+function inviterStillMay(sql: Sql) {
+  return sql`exists (
+    select 1 from dashboard_users inviter
+    where inviter.id = i.invited_by and inviter.merchant_id = i.merchant_id
+      and inviter.disabled_at is null
+      and (inviter.role = 'owner' or (inviter.role = 'admin' and i.role <> 'owner')))`;
+}
+
+/**
+ * Revokes the user's pending invitations they could no longer send: all of them once
+ * disabled (`role` null) or lowered below admin, the owners' ones once an admin.
+ */
+async function revokeInvitesOf(
+  tx: Sql,
+  merchantId: string,
+  userId: string,
+  role: DashboardRole | null,
+): Promise<number> {
+  if (role === 'owner') return 0;
+  const rows = await tx`
+    update dashboard_invites set revoked_at = now()
+    where merchant_id = ${merchantId} and invited_by = ${userId}
+      and accepted_at is null and revoked_at is null
+      ${role === 'admin' ? tx`and role = 'owner'` : tx``}
+    returning id`;
+  return rows.length;
 }
 
 class InviteRefused extends Error {

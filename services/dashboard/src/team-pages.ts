@@ -6,7 +6,7 @@ import { textsOf } from './messages.ts';
 import { DashboardPaths } from './navigation.ts';
 import type { PageContext, PageKit } from './page-kit.ts';
 import { TeamMessages } from './team-messages.ts';
-import { changeRefusal, inviteRefusal, revokeRefusal, type TeamRefusal } from './team-rules.ts';
+import { changeCheck, inviteRefusal, revokeRefusal, type TeamRefusal } from './team-rules.ts';
 import { teamPageHtml } from './team-views.ts';
 import type { DashboardDeps } from './settings.ts';
 
@@ -138,18 +138,25 @@ export function teamPages(kit: PageKit, dash: DashboardDeps): void {
     const { id } = context.request.params as { id: string };
     const role = (context.request.body as Form).role;
     if (!isDashboardRole(role)) return back(context, 'error', tt.refusedRole);
-    const target = await dash.users.findUserOf(session.merchantId, id);
-    if (!target) return back(context, 'error', tt.notInTeam);
-    const me = { id: session.userId, role: roleOf(context) };
-    const refusal = changeRefusal(me, target, { kind: 'role', to: role });
-    if (refusal) return back(context, 'error', refusalText(context, refusal));
-    const changed = await dash.users.setRole(session.merchantId, id, role);
+    // The rules are asked under the team's lock, against the actor and the target as they
+    // are at that moment (both may have changed since this request's session was read).
+    const changed = await dash.users.setRole(
+      session.merchantId,
+      session.userId,
+      id,
+      role,
+      changeCheck({ kind: 'role', to: role }),
+    );
     if ('problem' in changed) return back(context, 'error', refusalText(context, changed.problem));
     if (changed.previous !== role) {
       await recordDashboardAudit(dash, context, {
         action: 'team.role_change',
         target: changed.user.email,
-        details: { from: changed.previous, to: role },
+        details: {
+          from: changed.previous,
+          to: role,
+          ...(changed.invitesRevoked ? { invitesRevoked: changed.invitesRevoked } : {}),
+        },
         withoutMode: true,
       });
     }
@@ -161,22 +168,26 @@ export function teamPages(kit: PageKit, dash: DashboardDeps): void {
       const { session } = context;
       const tt = TeamMessages[context.language];
       const { id } = context.request.params as { id: string };
-      const target = await dash.users.findUserOf(session.merchantId, id);
-      if (!target) return back(context, 'error', tt.notInTeam);
-      const me = { id: session.userId, role: roleOf(context) };
-      const refusal = changeRefusal(me, target, { kind: toggle });
-      if (refusal) return back(context, 'error', refusalText(context, refusal));
-      const changed = await dash.users.setDisabled(session.merchantId, id, toggle === 'disable');
+      const changed = await dash.users.setDisabled(
+        session.merchantId,
+        session.userId,
+        id,
+        toggle === 'disable',
+        changeCheck({ kind: toggle }),
+      );
       if ('problem' in changed)
         return back(context, 'error', refusalText(context, changed.problem));
       // Signed out at once: their sessions go now (each request also rereads the user,
       // so one racing this line is refused anyway).
       if (toggle === 'disable') await dash.sessions.destroyAllOf(id);
-      if (Boolean(target.disabledAt) !== (toggle === 'disable')) {
+      if (changed.wasDisabled !== (toggle === 'disable')) {
         await recordDashboardAudit(dash, context, {
           action: toggle === 'disable' ? 'team.user_disable' : 'team.user_enable',
-          target: target.email,
-          details: { role: target.role },
+          target: changed.user.email,
+          details: {
+            role: changed.user.role,
+            ...(changed.invitesRevoked ? { invitesRevoked: changed.invitesRevoked } : {}),
+          },
           withoutMode: true,
         });
       }

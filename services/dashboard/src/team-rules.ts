@@ -2,9 +2,11 @@ import { DashboardRoles, type DashboardRole } from '@dzpay/accounts';
 
 /**
  * Who may change whom in a team, beyond the permission table (which lets only owners and
- * admins reach the team's forms at all). Pure: the pages ask it before writing, and the
- * last-owner rule, which needs the whole team at once, is the adapter's
- * (dashboard-users.ts, under a lock).
+ * admins reach the team's forms at all). Pure: the adapter (dashboard-users.ts) asks
+ * changeCheck inside its transaction, against the team's rows as locked there, so a change
+ * made since the page was read (the target promoted to owner, the actor demoted or
+ * disabled) is judged on what is true; the last-owner rule, which needs the whole team at
+ * once, is the adapter's too.
  */
 
 export type TeamRefusal = 'not-manager' | 'self' | 'owner-only';
@@ -54,4 +56,19 @@ export function changeRefusal(
   if (change.kind === 'role' && !grantableRoles(actor.role).includes(change.to))
     return 'owner-only';
   return null;
+}
+
+/** A member as read under the team's lock (dashboard-users.ts TeamMember). */
+interface LockedMember extends Member {
+  enabled: boolean;
+}
+
+/**
+ * changeRefusal as the adapter asks it under the lock: the actor is reread there too, and
+ * one who is no longer in the team or was disabled since their page was read manages
+ * nothing.
+ */
+export function changeCheck(change: TeamChange) {
+  return (actor: LockedMember | null, target: LockedMember): TeamRefusal | null =>
+    actor?.enabled ? changeRefusal(actor, target, change) : 'not-manager';
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { changeRefusal, grantableRoles, inviteRefusal, revokeRefusal } from '../src/team-rules.ts';
+import {
+  changeCheck,
+  changeRefusal,
+  grantableRoles,
+  inviteRefusal,
+  revokeRefusal,
+} from '../src/team-rules.ts';
 
 // What an owner or an admin may do to whom in their team (the permission table already
 // keeps developers and accountants away from these forms).
@@ -52,5 +58,21 @@ describe('the team rules', () => {
       expect(inviteRefusal(me.role, 'accountant')).toBe('not-manager');
       expect(revokeRefusal(me.role, 'accountant')).toBe('not-manager');
     }
+  });
+
+  it('under the lock, judge the actor as reread there: gone or disabled, they manage nothing', () => {
+    const now = (member: { id: string; role: 'owner' | 'admin' | 'developer' | 'accountant' }) => ({
+      ...member,
+      enabled: true,
+    });
+    const demote = changeCheck({ kind: 'role', to: 'developer' });
+    expect(demote(now(admin), now({ id: 't', role: 'admin' }))).toBeNull();
+    // The target became an owner since the admin's page read it.
+    expect(demote(now(admin), now({ id: 't', role: 'owner' }))).toBe('owner-only');
+    expect(demote({ ...admin, enabled: false }, now(developer))).toBe('not-manager');
+    expect(demote(null, now(developer))).toBe('not-manager');
+    expect(demote(now({ ...admin, role: 'accountant' }), now(developer))).toBe('not-manager');
+    // A disabled target can still be enabled.
+    expect(changeCheck({ kind: 'enable' })(now(owner), { ...admin, enabled: false })).toBeNull();
   });
 });
