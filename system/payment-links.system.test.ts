@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { accountsRepository } from '@dzpay/accounts';
 import { DzpayError, type DzpayClient } from '@dzpay/client';
 import type { PaymentLinkView, PaymentListItem } from '@dzpay/contracts';
 import { paymentLinkOf } from '@dzpay/partner-sdk';
@@ -47,13 +48,28 @@ const key = () => ({ 'x-api-key': shop.testKey });
 const pathOf = (link: PaymentLinkView) => new URL(link.url).pathname;
 
 /** The payer presses pay on the link's page: the checkout it is sent to, or the page's answer. */
-async function pressPay(link: PaymentLinkView, amount?: string): Promise<Response> {
+async function pressPay(
+  link: PaymentLinkView,
+  amount?: string,
+  attempt?: string,
+): Promise<Response> {
   return fetch(`${stack.gateway.url}${pathOf(link)}?lang=fr`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(amount === undefined ? {} : { amount }).toString(),
+    body: new URLSearchParams({
+      ...(amount === undefined ? {} : { amount }),
+      ...(attempt === undefined ? {} : { attempt }),
+    }).toString(),
     redirect: 'manual',
   });
+}
+
+/** The nonce of one render of the link's page (its form's hidden field). */
+async function renderedAttempt(link: PaymentLinkView): Promise<string> {
+  const html = await (await fetch(link.url)).text();
+  const attempt = /name="attempt" value="([A-Za-z0-9_-]+)"/.exec(html)?.[1];
+  if (!attempt) throw new Error('the page has no attempt field');
+  return attempt;
 }
 
 async function paymentsOf(link: PaymentLinkView): Promise<PaymentListItem[]> {
@@ -178,6 +194,48 @@ describe('a single-use link', () => {
   });
 });
 
+describe('the same payer pressing twice', () => {
+  it('a double click of one rendered form goes to one checkout, never “someone is paying”', async () => {
+    const link = await client.createPaymentLink({
+      label: 'Billet unique',
+      amount: 30_000,
+      singleUse: true,
+    });
+    const attempt = await renderedAttempt(link);
+    const [first, second] = await Promise.all([
+      pressPay(link, undefined, attempt),
+      pressPay(link, undefined, attempt),
+    ]);
+    expect([first.status, second.status]).toEqual([303, 303]);
+    expect(second.headers.get('location')).toBe(first.headers.get('location'));
+    // The gateway gave up waiting, the payer sends the form again: the same checkout.
+    const again = await pressPay(link, undefined, attempt);
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(await paymentsOf(link)).toHaveLength(1);
+    // Another payer (whose page was rendered earlier) is told the link is being paid.
+    const other = await pressPay(link, undefined, randomBytes(16).toString('base64url'));
+    expect(other.status).toBe(409);
+    expect((await fetch(link.url)).status).toBe(409);
+  });
+
+  it('presses beyond the limit, from one address on one link, get a 429 page', async () => {
+    const link = await client.createPaymentLink({
+      label: 'Don libre',
+      minAmount: 10_000,
+      maxAmount: 90_000,
+    });
+    // Refused amounts (never reaching payments) count as presses too.
+    for (let i = 0; i < 10; i++) expect((await pressPay(link, '5')).status).toBe(400);
+    const limited = await pressPay(link, '5');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('content-type')).toContain('text/html');
+    expect(await limited.text()).toContain('Trop de demandes');
+    // Another link's budget is its own.
+    const other = await client.createPaymentLink({ label: 'Autre', amount: 20_000 });
+    expect((await pressPay(other)).status).toBe(303);
+  });
+});
+
 describe('a link that takes no payment says so', () => {
   it('expired: a clear page, and the API’s state', async () => {
     const link = await client.createPaymentLink({
@@ -219,6 +277,21 @@ describe('a link that takes no payment says so', () => {
     expect(accepted.status).toBe(303);
     const [payment] = await paymentsOf(link);
     expect(payment!.amount).toBe(15_050);
+  });
+
+  it('a fixed amount the merchant’s range no longer takes: a page saying so', async () => {
+    const narrowed = await stack.merchant('Boutique du Port', { walletId: 'W-NARROW' });
+    const link = await stack
+      .client(narrowed.testKey)
+      .createPaymentLink({ label: 'Panier', amount: 20_000 });
+    await accountsRepository(stack.gateway.runtime.sql).updateMerchantTerms(narrowed.id, {
+      minAmount: 50_000,
+    });
+    const refused = await pressPay(link);
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(html).toContain('Ce marchand ne peut pas recevoir ce montant pour le moment.');
+    expect(html).toContain('Demandez un nouveau lien au marchand.');
   });
 
   it('an unknown token: 404 page, without asking anything', async () => {

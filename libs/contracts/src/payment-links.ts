@@ -160,6 +160,9 @@ export type PaymentLinkRequest = z.infer<typeof PaymentLinkRequest>;
 
 export const PaymentLinkTokenRequest = z.object({ token: z.string().min(1).max(255) });
 
+/** A payer page's nonce: 16 to 64 URL-safe characters (the gateway makes 22). */
+export const PaymentLinkAttempt = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
+
 export const PaymentLinkPayRequest = z.object({
   token: z.string().min(1).max(255),
   /** The merchant's terms now (the gateway reads them): fee, range, wallet. */
@@ -167,6 +170,11 @@ export const PaymentLinkPayRequest = z.object({
   /** Centimes the payer chose; only for a link whose payer chooses. */
   amount: z.int().positive().optional(),
   language: Language,
+  /**
+   * The payer's page render that pressed pay (a random nonce in its form): the same form
+   * sent again (a double click, a retry after a timeout) resumes the payment it opened.
+   */
+  attempt: PaymentLinkAttempt.optional(),
 });
 export type PaymentLinkPayRequest = z.infer<typeof PaymentLinkPayRequest>;
 

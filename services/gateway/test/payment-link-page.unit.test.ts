@@ -16,7 +16,12 @@ const fixed: PaymentLinkPublicView = {
   busyUntil: null,
 };
 const open = { ...fixed, amount: null, minAmount: 10_000, maxAmount: 50_000 };
-const view = { merchantName: 'Librairie', fee: 5_000, path: '/link/pl_AAAAAAAAAAAAAAAAAAAAAA' };
+const view = {
+  merchantName: 'Librairie',
+  fee: 5_000,
+  path: '/link/pl_AAAAAAAAAAAAAAAAAAAAAA',
+  attempt: 'n0nce_of_this_render_1',
+};
 
 describe('the amount a payer types on a link’s page', () => {
   it('reads a number box’s value, or a decimal comma, into centimes', () => {
@@ -52,6 +57,38 @@ describe('a link’s page', () => {
     expect(html).toContain('value="5"');
     // The Arabic currency's own period is never doubled at a sentence's end.
     expect(html).not.toMatch(/ج\.[\u200e\u200f]*\./u);
+  });
+
+  it('names its render in a hidden field of the form, whatever the amount', () => {
+    for (const link of [fixed, open]) {
+      expect(paymentLinkPage(link, view, 'fr').html).toContain(
+        '<input type="hidden" name="attempt" value="n0nce_of_this_render_1">',
+      );
+    }
+  });
+
+  it('a fixed amount the merchant no longer takes: said in every language', () => {
+    const texts = {
+      fr: 'Ce marchand ne peut pas recevoir ce montant pour le moment.',
+      en: 'This merchant cannot take this amount right now.',
+      ar: 'لا يمكن لهذا التاجر استقبال هذا المبلغ حاليًا.',
+    };
+    for (const [language, text] of Object.entries(texts) as [keyof typeof texts, string][]) {
+      const { html } = paymentLinkProblemPage('amountUnavailable', language, view);
+      expect(html).toContain(text);
+      expect(html).not.toContain('name="attempt"');
+    }
+  });
+
+  it('no answer in time: the same form to send again, its nonce and amount kept', () => {
+    const { html } = paymentLinkProblemPage('notReady', 'en', {
+      ...view,
+      retry: { attempt: 'n0nce_of_this_render_1', amount: '150,50' },
+    });
+    expect(html).toContain('The payment could not be prepared in time.');
+    expect(html).toContain('action="/link/pl_AAAAAAAAAAAAAAAAAAAAAA?lang=en"');
+    expect(html).toContain('name="attempt" value="n0nce_of_this_render_1"');
+    expect(html).toContain('name="amount" value="150,50"');
   });
 
   it('says why a link takes no payment, and when a busy one may free up', () => {

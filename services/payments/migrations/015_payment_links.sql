@@ -24,7 +24,9 @@ create table payment_links (
   updated_at timestamptz not null default now(),
   check (
     (amount is not null and min_amount is null and max_amount is null)
-    or (amount is null and min_amount is not null and max_amount >= min_amount)
+    -- Both bounds given: a null max_amount would make `>=` null, which a check passes.
+    or (amount is null and min_amount is not null and max_amount is not null
+      and max_amount >= min_amount)
   )
 );
 

@@ -3,13 +3,34 @@ import { CreatePaymentLinkBody as Body, paymentLinkReference } from '@dzpay/cont
 import { describe, expect, it } from 'vitest';
 import {
   createRefusalOf,
+  isStaleHolder,
   linkAmountOf,
   linkRefusalOf,
   linkStateOf,
   type LinkHolder,
+  type PaymentLinkRecord,
 } from '../src/domain/payment-link.ts';
+import { paymentLinkPublicView } from '../src/domain/payment-link-view.ts';
 
 const NOW = new Date('2026-11-21T10:00:00Z');
+const fullLink: PaymentLinkRecord = {
+  id: '1d8c4f0e-2f57-4d52-9b8a-6c2a3b1e9f00',
+  merchantId: '197a5a98-64b4-442d-bd05-410519263304',
+  mode: 'test',
+  token: 'pl_AAAAAAAAAAAAAAAAAAAAAA',
+  label: 'Facture',
+  amount: 90_000,
+  minAmount: null,
+  maxAmount: null,
+  singleUse: false,
+  expiresAt: null,
+  language: 'fr',
+  metadata: null,
+  opened: 1,
+  deactivatedAt: null,
+  createdAt: NOW,
+  updatedAt: NOW,
+};
 const link = (over: Partial<Parameters<typeof linkRefusalOf>[0]> = {}) => ({
   id: '5f0c7a8e-3d2b-4c1a-9e8f-7a6b5c4d3e2f',
   deactivatedAt: null,
@@ -17,9 +38,13 @@ const link = (over: Partial<Parameters<typeof linkRefusalOf>[0]> = {}) => ({
   singleUse: false,
   ...over,
 });
-const holder = (status: LinkHolder['status']): LinkHolder => ({
+const holder = (
+  status: LinkHolder['status'],
+  expiresAt = new Date('2026-11-21T10:15:00Z'),
+): LinkHolder => ({
+  paymentId: 'a4a1f0c2-5b0e-4d1f-9a53-0a4c1f6c2b10',
   status,
-  expiresAt: new Date('2026-11-21T10:15:00Z'),
+  expiresAt,
 });
 const terms: MerchantTerms = {
   merchantId: '197a5a98-64b4-442d-bd05-410519263304',
@@ -79,6 +104,26 @@ describe('whether a link takes a payment', () => {
       details: { retryAt: '2026-11-21T10:15:00.000Z' },
     });
     expect(linkStateOf(once, holder('pending'), NOW)).toBe('active');
+  });
+
+  it('a payer in flight past their window no longer holds it (paying settles them first)', () => {
+    const once = link({ singleUse: true });
+    for (const status of ['pending', 'processing'] as const) {
+      const stale = holder(status, NOW);
+      expect(isStaleHolder(stale, NOW)).toBe(true);
+      expect(linkRefusalOf(once, stale, NOW)).toBeNull();
+      expect(
+        paymentLinkPublicView({ link: { ...fullLink, singleUse: true }, holder: stale }, NOW),
+      ).toMatchObject({ state: 'active', busyUntil: null });
+    }
+    const open = holder('pending', new Date(NOW.getTime() + 1));
+    expect(isStaleHolder(open, NOW)).toBe(false);
+    expect(linkRefusalOf(once, open, NOW)?.code).toBe('PAYMENT_LINK409_BEING_PAID');
+    // A paid holder is never stale: the link stays used.
+    expect(isStaleHolder(holder('success', NOW), NOW)).toBe(false);
+    expect(linkRefusalOf(once, holder('success', NOW), NOW)?.code).toBe(
+      'PAYMENT_LINK409_ALREADY_PAID',
+    );
   });
 
   it('a reusable link ignores who else pays it', () => {

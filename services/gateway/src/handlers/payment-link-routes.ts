@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   CreatePaymentLinkBody,
   isJsonObject,
@@ -5,6 +6,7 @@ import {
   Language,
   MAX_METADATA_DEPTH,
   PAYMENT_LINKS_PAGE_DEFAULT,
+  PaymentLinkAttempt,
   PaymentLinksListQuery,
   PaymentLinkToken,
   QR_IMAGE_SIZE_DEFAULT,
@@ -30,6 +32,16 @@ import { scopedAsk } from './scoped-ask.ts';
 
 /** The QR image a payer scans from the link's page (or a merchant prints): SVG, or PNG this wide. */
 const PAYER_QR_PNG_SIZE = 512;
+
+/**
+ * Presses of pay one address may make on one link a minute: a payer's retries fit, and
+ * whoever scripts presses to keep a single-use link busy runs out (each press opens a
+ * payment that holds the link for its window).
+ */
+const PAYS_PER_LINK_PER_MINUTE = 10;
+
+/** A render's nonce: the payer page's form carries it, payments keys the payment on it. */
+const newAttempt = () => randomBytes(16).toString('base64url');
 
 /** The merchant API's payment links (/api/v1/payment-links) and their hosted pages. */
 export function paymentLinkRoutes(app: FastifyInstance, deps: GatewayDeps): void {
@@ -216,11 +228,29 @@ function payerRoutes(pages: FastifyInstance, deps: GatewayDeps): void {
       const options = { path, merchantName: merchant.name, retryAt: link.busyUntil };
       return sendPage(reply, paymentLinkProblemPage('beingPaid', language, options), 409);
     }
-    const view = { merchantName: merchant.name, fee: merchant.feeDzd * 100, path };
+    const view = {
+      merchantName: merchant.name,
+      fee: merchant.feeDzd * 100,
+      path,
+      attempt: newAttempt(),
+    };
     return sendPage(reply, paymentLinkPage(link, view, language));
   });
 
-  pages.post<PageRequest>('/link/:token', options, async (request, reply) => {
+  const payOptions = {
+    config: {
+      ...options.config,
+      rateLimit: {
+        max: PAYS_PER_LINK_PER_MINUTE,
+        timeWindow: 60_000,
+        // Per address and link: one payer's presses never use up another link's budget.
+        keyGenerator: (request: FastifyRequest) =>
+          `link:${request.ip}:${(request.params as { token?: string }).token ?? ''}`,
+      },
+    },
+  };
+
+  pages.post<PageRequest>('/link/:token', payOptions, async (request, reply) => {
     const found = await linkOf(request.params.token);
     const language = languageOf(request.query.lang, found?.link.language);
     if (!found) return sendPage(reply, paymentLinkProblemPage('notFound', language), 404);
@@ -229,7 +259,15 @@ function payerRoutes(pages: FastifyInstance, deps: GatewayDeps): void {
     const form = request.body instanceof URLSearchParams ? request.body : null;
     const typed = form?.get('amount')?.trim() ?? '';
     const amount = link.amount === null ? typedCentimes(typed) : undefined;
-    const view = { merchantName: merchant.name, fee: merchant.feeDzd * 100, path, typed };
+    const sent = PaymentLinkAttempt.safeParse(form?.get('attempt'));
+    // A page shown again (a refused amount) is a new render: its form gets a new nonce.
+    const view = {
+      merchantName: merchant.name,
+      fee: merchant.feeDzd * 100,
+      path,
+      typed,
+      attempt: newAttempt(),
+    };
     if (link.amount === null && amount === null) {
       return sendPage(reply, paymentLinkPage(link, { ...view, refused: true }, language), 400);
     }
@@ -238,7 +276,13 @@ function payerRoutes(pages: FastifyInstance, deps: GatewayDeps): void {
         deps.nats,
         deps.natsPrefix,
         Rpc.paymentLinkPay,
-        { token: request.params.token, merchant: terms, language, ...(amount ? { amount } : {}) },
+        {
+          token: request.params.token,
+          merchant: terms,
+          language,
+          ...(amount ? { amount } : {}),
+          ...(sent.success ? { attempt: sent.data } : {}),
+        },
         ask,
       );
       // 303: the browser follows with a GET, to the payment's own checkout page.
@@ -247,7 +291,12 @@ function payerRoutes(pages: FastifyInstance, deps: GatewayDeps): void {
         303,
       );
     } catch (error) {
-      return refused(reply, error, language, { link, view, terms });
+      return refused(reply, error, language, {
+        link,
+        view,
+        terms,
+        ...(sent.success ? { retry: { attempt: sent.data, amount: typed } } : {}),
+      });
     }
   });
 
@@ -285,6 +334,8 @@ function refused(
     link: PaymentLinkPublicView;
     view: Parameters<typeof paymentLinkPage>[1];
     terms: MerchantTerms;
+    /** The form as sent, to send again when payments could not answer in time. */
+    retry?: { attempt: string; amount: string };
   },
 ): FastifyReply {
   if (!isAppError(error)) throw error;
@@ -301,6 +352,8 @@ function refused(
     );
   switch (error.code) {
     case 'PAYMENT_INSTANCE400_AMOUNT_OUT_OF_RANGE':
+      // A fixed amount the merchant's range no longer takes: nothing the payer can change.
+      if (context.link.amount !== null) return problem('amountUnavailable', 400);
       return sendPage(
         reply,
         paymentLinkPage(context.link, { ...context.view, refused: true }, language),
@@ -316,6 +369,22 @@ function refused(
       return problem('used', 409);
     case 'PAYMENT_LINK409_BEING_PAID':
       return problem('beingPaid', 409);
+    case 'SERVICE503_UNAVAILABLE':
+      // No answer in time (payments may still open the payment): the same form again,
+      // whose nonce resumes that payment rather than being told someone pays the link.
+      if (!context.retry) throw error;
+      return sendPage(
+        reply,
+        paymentLinkProblemPage('notReady', language, {
+          path,
+          merchantName,
+          retry: {
+            attempt: context.retry.attempt,
+            ...(context.retry.amount ? { amount: context.retry.amount } : {}),
+          },
+        }),
+        503,
+      );
     case 'SETTLEMENT422_MERCHANT_WALLET_MISSING':
     case 'VALIDATION422_UNPROCESSABLE_ENTITY':
       return problem('unavailable', 503);

@@ -11,10 +11,19 @@ export interface LinkPageView {
   fee: number;
   /** `/link/<token>`: the page, its form and its QR image. */
   path: string;
+  /**
+   * This render's nonce (a hidden field of its form): the same form sent twice (a double
+   * click, a retry) resumes the payment it opened instead of being told someone pays.
+   */
+  attempt: string;
   /** The amount the payer typed last, shown back with the refusal. */
   typed?: string;
   refused?: boolean;
 }
+
+/** The hidden field that names the page's render (payments' idempotency key for the link). */
+const attemptField = (attempt: string) =>
+  `<input type="hidden" name="attempt" value="${e(attempt)}">`;
 
 /** Links to the same page in the other languages. */
 function languageSwitch(path: string, current: Language): string {
@@ -54,6 +63,7 @@ export function paymentLinkPage(
   ${row(t.total, formatDzd(total, language), 'total')}
 </dl>
 <form method="post" action="${e(action)}">
+  ${attemptField(view.attempt)}
   <button type="submit">${e(t.pay)} · ${e(formatDzd(total, language))}</button>
 </form>`;
   } else {
@@ -64,6 +74,7 @@ export function paymentLinkPage(
       ? `<p id="amount-error" class="failed" role="alert">${e(t.amountRefused(min, max))}</p>`
       : '';
     form = `<form method="post" action="${e(action)}">
+  ${attemptField(view.attempt)}
   <p><label for="amount">${e(t.chooseAmount)}</label></p>
   <p><input id="amount" name="amount" type="number" inputmode="decimal" dir="ltr" required
     min="${inputValue(link.minAmount!)}" max="${inputValue(link.maxAmount!)}" step="0.01"
@@ -87,9 +98,23 @@ ${languageSwitch(view.path, language)}`;
 
 /** Why a link takes no payment now, in the payer's words. */
 export function paymentLinkProblemPage(
-  kind: 'notFound' | 'expired' | 'deactivated' | 'used' | 'beingPaid' | 'unavailable',
+  kind:
+    | 'notFound'
+    | 'expired'
+    | 'deactivated'
+    | 'used'
+    | 'beingPaid'
+    | 'unavailable'
+    | 'amountUnavailable'
+    | 'notReady',
   language: Language,
-  options: { path?: string; merchantName?: string; retryAt?: string | null } = {},
+  options: {
+    path?: string;
+    merchantName?: string;
+    retryAt?: string | null;
+    /** The form to send again as it was (notReady): its nonce resumes the same payment. */
+    retry?: { attempt: string; amount?: string };
+  } = {},
 ): Page {
   const t = PaymentLinkMessages[language];
   const next =
@@ -97,13 +122,22 @@ export function paymentLinkProblemPage(
       ? options.retryAt
         ? t.retryAt(formatTime(options.retryAt, language))
         : ''
-      : kind === 'notFound' || kind === 'unavailable'
+      : kind === 'notFound' || kind === 'unavailable' || kind === 'notReady'
         ? ''
         : t.askMerchant;
+  const retry =
+    options.retry && options.path
+      ? `<form method="post" action="${e(`${options.path}?lang=${language}`)}">
+  ${attemptField(options.retry.attempt)}
+  ${options.retry.amount ? `<input type="hidden" name="amount" value="${e(options.retry.amount)}">` : ''}
+  <button type="submit">${e(t.tryAgain)}</button>
+</form>`
+      : '';
   const body = `
 ${options.merchantName ? `<p>${e(options.merchantName)}</p>` : ''}
 <h1 class="status failed">${e(t[kind])}</h1>
 ${next ? `<p>${e(next)}</p>` : ''}
+${retry}
 ${options.path ? languageSwitch(options.path, language) : ''}`;
   return layout({ language, title: t[kind], body });
 }

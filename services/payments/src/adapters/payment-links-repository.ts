@@ -41,7 +41,11 @@ function toLinkWithUse(row: Row): LinkWithUse {
   return {
     link: toLink(row),
     holder: row.holder_status
-      ? { status: row.holder_status as PaymentStatus, expiresAt: row.holder_expires_at as Date }
+      ? {
+          paymentId: row.holder_id as string,
+          status: row.holder_status as PaymentStatus,
+          expiresAt: row.holder_expires_at as Date,
+        }
       : null,
     paidCount: Number(row.paid_count ?? 0),
     paidAmount: Number(row.paid_amount ?? 0),
@@ -55,13 +59,13 @@ function toLinkWithUse(row: Row): LinkWithUse {
 export function paymentLinksRepository(sql: Sql) {
   /** The columns every read adds to `l.*` (a page is at most 100 links: one lateral each). */
   const use = sql`
-    holder.status as holder_status, holder.expires_at as holder_expires_at,
+    holder.id as holder_id, holder.status as holder_status, holder.expires_at as holder_expires_at,
     paid.paid_count, paid.paid_amount,
     (floor(extract(epoch from date_trunc('second', l.created_at)))::bigint * 1000000
       + extract(microseconds from l.created_at)::bigint % 1000000)::text as created_micros`;
   const joins = sql`
     left join lateral (
-      select p.status, p.expires_at from payments p
+      select p.id, p.status, p.expires_at from payments p
       where p.payment_link_id = l.id and p.payment_link_once
         and p.status in ('pending', 'processing', 'success', 'refunded')
       limit 1) holder on true

@@ -1,5 +1,10 @@
 import type { PaymentLinkPublicView, PaymentLinkView } from '@dzpay/contracts';
-import { linkStateOf, type LinkHolder, type PaymentLinkRecord } from './payment-link.ts';
+import {
+  isBusyHolder,
+  linkStateOf,
+  type LinkHolder,
+  type PaymentLinkRecord,
+} from './payment-link.ts';
 
 /** The payer's page of a link: `{PUBLIC_BASE_URL}/link/{token}` (the gateway's route). */
 function linkUrlOf(publicBaseUrl: string, token: string): string {
@@ -45,8 +50,8 @@ export function paymentLinkPublicView(
   now: Date,
 ): PaymentLinkPublicView {
   const { link, holder } = entry;
-  const busy =
-    link.singleUse && holder && (holder.status === 'pending' || holder.status === 'processing');
+  // A holder past its window is not waited for: the page offers the form, and paying
+  // settles that holder first (payment-link-pay.ts).
   return {
     merchantId: link.merchantId,
     mode: link.mode,
@@ -57,6 +62,6 @@ export function paymentLinkPublicView(
     language: link.language,
     state: linkStateOf(link, holder, now),
     expiresAt: link.expiresAt?.toISOString() ?? null,
-    busyUntil: busy ? holder.expiresAt.toISOString() : null,
+    busyUntil: link.singleUse && isBusyHolder(holder, now) ? holder.expiresAt.toISOString() : null,
   };
 }

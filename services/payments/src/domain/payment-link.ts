@@ -36,8 +36,32 @@ export interface PaymentLinkRecord {
  * (success, refunded). There is at most one (the payments_one_link_sale index).
  */
 export interface LinkHolder {
+  paymentId: string;
   status: PaymentStatus;
   expiresAt: Date;
+}
+
+/**
+ * A holder still in flight (pending, processing) whose window has ended: its payer can
+ * no longer be waited for. It does not count as holding the link, but it stays in the
+ * payments_one_link_sale index until it is settled as the sweeper would (its card order
+ * cancelled first): paying the link settles it then (payment-link-pay.ts).
+ */
+export function isStaleHolder(holder: LinkHolder | null, now: Date): holder is LinkHolder {
+  return (
+    holder !== null &&
+    (holder.status === 'pending' || holder.status === 'processing') &&
+    holder.expiresAt.getTime() <= now.getTime()
+  );
+}
+
+/** A payer in flight whose window is still open: the link waits for them. */
+export function isBusyHolder(holder: LinkHolder | null, now: Date): holder is LinkHolder {
+  return (
+    holder !== null &&
+    (holder.status === 'pending' || holder.status === 'processing') &&
+    !isStaleHolder(holder, now)
+  );
 }
 
 /**
@@ -86,7 +110,7 @@ export function linkRefusalOf(
         expiresAt: link.expiresAt!.toISOString(),
       });
     case 'active':
-      if (link.singleUse && holder) {
+      if (link.singleUse && isBusyHolder(holder, now)) {
         return refusal('PAYMENT_LINK409_BEING_PAID', 'another payer is paying this link now', {
           ...details,
           retryAt: holder.expiresAt.toISOString(),

@@ -16,6 +16,7 @@ import { paymentLinkPublicView, paymentLinkView } from '../domain/payment-link-v
 import { decodeCursor, encodeCursor } from '../domain/payments-cursor.ts';
 import { linkNotFound, linkPayer, refusalError } from './payment-link-pay.ts';
 import type { ServiceWiring } from './service-wiring.ts';
+import { settlementRunner } from './settlement.ts';
 
 /** Where a payment made through a link sends its payer (the payments' own settings). */
 export interface PaymentLinkSettings {
@@ -34,6 +35,10 @@ export async function servePaymentLinkHandlers(
 ): Promise<RpcServer[]> {
   const { nats, prefix, sql, logger, clock } = wiring;
   const links = paymentLinksRepository(sql);
+  // As payments.register: a payment opened under a payer's form nonce holds its
+  // settlement lease as long as the nonce's key, so a resend that takes the key over
+  // from a dead send takes the payment over too.
+  const leaseMs = core.idempotency.leaseMs;
   const pay = linkPayer({
     links,
     open: {
@@ -43,7 +48,17 @@ export async function servePaymentLinkHandlers(
       publicBaseUrl: settings.publicBaseUrl,
       windowMs: settings.windowMs,
       clock,
+      leaseMs,
     },
+    idempotency: core.idempotency,
+    // Registering an order moves no money: nothing here fences a call on `callMs`.
+    withSettlement: settlementRunner({
+      repository: core.repository,
+      logger,
+      leaseMs,
+      callMs: leaseMs,
+    }),
+    reconcile: (record) => core.settle.reconcile(record),
   });
 
   async function read(scope: MerchantScope, id: string): Promise<PaymentLinkView> {

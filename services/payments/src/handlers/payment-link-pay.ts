@@ -1,14 +1,24 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   paymentLinkReference,
-  type PaymentLinkPayReply,
+  PaymentLinkPayReply,
   type PaymentLinkPayRequest,
 } from '@dzpay/contracts';
-import { AppError } from '@dzpay/platform';
+import { AppError, isAppError } from '@dzpay/platform';
 import type { PaymentLinksRepository } from '../adapters/payment-links-repository.ts';
 import type { PaymentsRepository } from '../adapters/payments-repository.ts';
 import { refusalOf, type Refusal } from '../domain/charge.ts';
-import { linkAmountOf, linkRefusalOf, type PaymentLinkRecord } from '../domain/payment-link.ts';
-import { openAttempt, type OpenAttemptDeps } from './open-attempt.ts';
+import {
+  isStaleHolder,
+  linkAmountOf,
+  linkRefusalOf,
+  type PaymentLinkRecord,
+} from '../domain/payment-link.ts';
+import type { PaymentRecord } from '../domain/payment-record.ts';
+import { idempotent, type HeldKey, type IdempotencyDeps } from './idempotency.ts';
+import { openAttempt, resumeRegistration, type OpenAttemptDeps } from './open-attempt.ts';
+import type { WithSettlement } from './settlement.ts';
 
 /** How many references a payment tries before giving up (a merchant may have used one). */
 const MAX_REFERENCE_TRIES = 3;
@@ -24,17 +34,36 @@ export function refusalError(refusal: Refusal): AppError {
 export const linkNotFound = () =>
   new AppError('PAYMENT_LINK404_NOT_FOUND', 'payment link not found');
 
+/** A stale holder the card network could not settle yet: when paying may be tried again. */
+const STALE_RETRY_MS = 60_000;
+/** How long the same form sent again waits for its first send to answer (a double click). */
+const SAME_FORM_WAIT_MS = 10_000;
+const SAME_FORM_POLL_MS = 100;
+
+export interface LinkPayerDeps {
+  links: PaymentLinksRepository;
+  open: OpenAttemptDeps;
+  /** The payer's form nonce runs as an idempotency key of the link's merchant and mode. */
+  idempotency: IdempotencyDeps;
+  withSettlement: WithSettlement;
+  /** Settles a holder past its window as the sweeper would (settle.reconcile). */
+  reconcile: (record: PaymentRecord) => Promise<PaymentRecord>;
+}
+
 /**
  * A payer pays through a link: an ordinary hosted-checkout payment of the link's
  * merchant and mode, the link's n-th (its reference `link-<id>-<n>`), carrying the
  * link's metadata and id. A single-use link's payment takes the link's one sale in the
  * same insert (payments_one_link_sale): of two payers at once, one gets a checkout and
  * the other is told the link is being paid; a payment that fails or expires frees it.
+ *
+ * The payer's page sends a nonce of its render (`attempt`): it runs as an idempotency
+ * key scoped to the link, so the same form sent again (a double click, a retry after the
+ * gateway gave up waiting) answers the payment it opened, never "someone is paying".
  */
-export function linkPayer(deps: {
-  links: PaymentLinksRepository;
-  open: OpenAttemptDeps;
-}): (request: PaymentLinkPayRequest) => Promise<PaymentLinkPayReply> {
+export function linkPayer(
+  deps: LinkPayerDeps,
+): (request: PaymentLinkPayRequest) => Promise<PaymentLinkPayReply> {
   const { links, open } = deps;
 
   /** The payments repository whose inserts name the link (openAttempt inserts through it). */
@@ -47,9 +76,22 @@ export function linkPayer(deps: {
       }),
   });
 
+  /**
+   * A holder whose window ended is settled now, as the sweeper would (its card order
+   * cancelled first, or recorded as paid if it was): never freed while it may still be
+   * paid. Left held when it cannot be settled yet (the card network unreachable).
+   */
+  async function settleStale(paymentId: string): Promise<void> {
+    const record = await open.repository.findById(paymentId);
+    if (!record) return;
+    await deps.reconcile(record).catch((err: unknown) => {
+      open.logger.warn({ err, paymentId }, 'stale holder of a payment link not settled yet');
+    });
+  }
+
   /** The link as it is now, refused when it takes no payment. */
   async function payable(request: PaymentLinkPayRequest) {
-    const found = await links.findByToken(request.token);
+    let found = await links.findByToken(request.token);
     const { merchant } = request;
     if (
       !found ||
@@ -57,12 +99,38 @@ export function linkPayer(deps: {
       found.link.mode !== merchant.mode
     )
       throw linkNotFound();
+    if (found.link.singleUse && isStaleHolder(found.holder, open.clock())) {
+      await settleStale(found.holder.paymentId);
+      found = (await links.findByToken(request.token)) ?? found;
+      const now = open.clock();
+      // Still held: its order could not be cancelled (or read) yet, and it may still be
+      // paid. The link stays held, and the payer is told when to try again.
+      if (isStaleHolder(found.holder, now)) {
+        throw new AppError('PAYMENT_LINK409_BEING_PAID', 'another payer is paying this link now', {
+          details: {
+            paymentLinkId: found.link.id,
+            retryAt: new Date(now.getTime() + STALE_RETRY_MS).toISOString(),
+          },
+        });
+      }
+    }
     const refused = linkRefusalOf(found.link, found.holder, open.clock());
     if (refused) throw refusalError(refused);
     return found.link;
   }
 
-  return async (request) => {
+  async function payOnce(
+    request: PaymentLinkPayRequest,
+    held: HeldKey | null,
+  ): Promise<PaymentLinkPayReply> {
+    // An earlier send of this form committed its payment and died unanswered: answer it.
+    if (held?.paymentId) {
+      const resumed = await resumeRegistration(
+        { ...open, withSettlement: deps.withSettlement },
+        held.paymentId,
+      );
+      return { paymentId: resumed.record.id, checkoutToken: resumed.checkoutToken };
+    }
     const link = await payable(request);
     const amount = linkAmountOf(link, request.amount);
     if (!amount.ok) throw refusalError(amount.error);
@@ -96,6 +164,7 @@ export function linkPayer(deps: {
           language: request.language,
           metadata: link.metadata,
         },
+        held ? { idempotencyKey: { key: held.key, owner: held.owner } } : {},
       );
       if (opened) return { paymentId: opened.record.id, checkoutToken: opened.checkoutToken };
       // Not inserted: another payer holds (or paid) the single-use link, which payable()
@@ -106,5 +175,52 @@ export function linkPayer(deps: {
     throw new AppError('SERVICE503_UNAVAILABLE', 'no free reference for the payment; retry', {
       details: { retryAfterSeconds: 1 },
     });
+  }
+
+  return async (request) => {
+    if (!request.attempt) return payOnce(request, null);
+    const found = await links.findByToken(request.token);
+    if (!found) throw linkNotFound();
+    const scope = { merchantId: request.merchant.merchantId, mode: request.merchant.mode };
+    const idempotency = {
+      // Scoped to the link: a nonce means nothing on another link's page.
+      key: `link:${found.link.id}:${request.attempt}`,
+      fingerprint: fingerprintOf(request),
+    };
+    const deadline = Date.now() + SAME_FORM_WAIT_MS;
+    for (;;) {
+      try {
+        const { value } = await idempotent(
+          deps.idempotency,
+          scope,
+          idempotency,
+          PaymentLinkPayReply,
+          (held) => payOnce(request, held),
+        );
+        return value;
+      } catch (error) {
+        // The same form's first send is still registering (a double click): its answer,
+        // once stored, is this one's too.
+        if (!isStillRunning(error) || Date.now() >= deadline) throw error;
+        await sleep(SAME_FORM_POLL_MS);
+      }
+    }
   };
+}
+
+/** What the same form sends again: the link, the amount and the language. */
+function fingerprintOf(request: PaymentLinkPayRequest): string {
+  const { token, amount, language } = request;
+  return createHash('sha256')
+    .update(JSON.stringify({ token, amount: amount ?? null, language }))
+    .digest('hex');
+}
+
+/** idempotent()'s "a request with this key is still running", not a reuse with another body. */
+function isStillRunning(error: unknown): boolean {
+  return (
+    isAppError(error) &&
+    error.code === 'IDEMPOTENCY409_KEY_REUSED' &&
+    error.message.includes('still running')
+  );
 }
