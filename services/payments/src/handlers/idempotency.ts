@@ -20,6 +20,13 @@ const TRANSIENT = new Set([
 ]);
 
 /** The key a request runs under, and what an earlier try of it committed. */
+/**
+ * The refusal of a key whose first request still runs (a double click), told apart from a
+ * reuse with another body by callers that wait for the first instead (payment links).
+ */
+export const STILL_RUNNING_MESSAGE =
+  'a request with this Idempotency-Key is still running; retry shortly';
+
 export interface HeldKey {
   key: string;
   owner: string;
@@ -64,10 +71,7 @@ export async function idempotent<S extends z.ZodType>(
     );
   }
   if (claim.kind === 'in-progress') {
-    throw new AppError(
-      'IDEMPOTENCY409_KEY_REUSED',
-      'a request with this Idempotency-Key is still running; retry shortly',
-    );
+    throw new AppError('IDEMPOTENCY409_KEY_REUSED', STILL_RUNNING_MESSAGE);
   }
   if (claim.kind === 'replay') return { value: replay(reply, claim.response), replayed: true };
 

@@ -16,7 +16,12 @@ import {
   type PaymentLinkRecord,
 } from '../domain/payment-link.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
-import { idempotent, type HeldKey, type IdempotencyDeps } from './idempotency.ts';
+import {
+  idempotent,
+  STILL_RUNNING_MESSAGE,
+  type HeldKey,
+  type IdempotencyDeps,
+} from './idempotency.ts';
 import { openAttempt, resumeRegistration, type OpenAttemptDeps } from './open-attempt.ts';
 import type { WithSettlement } from './settlement.ts';
 
@@ -221,6 +226,6 @@ function isStillRunning(error: unknown): boolean {
   return (
     isAppError(error) &&
     error.code === 'IDEMPOTENCY409_KEY_REUSED' &&
-    error.message.includes('still running')
+    error.message === STILL_RUNNING_MESSAGE
   );
 }
