@@ -4,7 +4,7 @@ import { DashboardPaths } from '../navigation.ts';
 import type { PageKit } from '../page-kit.ts';
 import type { Ask } from './ask.ts';
 import { reportCsv, reportXlsx, XLSX_MEDIA_TYPE } from '@dzpay/rendering';
-import { dayRangeOf } from './day-range.ts';
+import { dayRangeFormHtml, dayRangeOf } from './day-range.ts';
 import { count, day, money, shortDay } from './format.ts';
 import { refusalText, refuseDownload } from './refusal.ts';
 import { barChartSvg } from './report-chart.ts';
@@ -71,12 +71,10 @@ function rangeFormHtml(
   text: ReportText,
   range: { from?: string | undefined; to?: string | undefined },
 ) {
-  const input = (name: 'from' | 'to', label: string) =>
-    `<div><label for="report-${name}">${e(label)}</label><input id="report-${name}" name="${name}" type="date" value="${e(range[name] ?? '')}"></div>`;
-  return `<form method="get" action="${DashboardPaths.report}" class="card actions" aria-label="${e(text.reportTitle)}">
-${input('from', text.from)}${input('to', text.to)}
-<button type="submit">${e(text.show)}</button>
-<p class="muted">${e(text.daysInAlgiers)}</p></form>`;
+  return dayRangeFormHtml(
+    { action: DashboardPaths.report, id: 'report', label: text.reportTitle, text },
+    range,
+  );
 }
 
 /** The chart of what was collected each day, and its one-sentence summary. */
