@@ -13,7 +13,7 @@ export const pageLimit = (max: number) =>
     .optional();
 
 /** The cursor a previous page of a list answered, as the next page's query gives it back. */
-export const pageCursor = z
+const pageCursor = z
   .string({ error: 'cursor must be a string' })
   .min(1, { error: 'cursor should not be empty' })
   .max(200, { error: 'cursor must be at most 200 characters' })
