@@ -107,6 +107,31 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /** The dashboard's users and invitations, in the accounts schema (migration 008). */
+/**
+ * The account an email names, whatever its case (spaces around it ignored), and whether
+ * it is usable: enabled, with an active merchant. Sign-in and password reset both start
+ * here.
+ */
+export async function accountByEmail(sql: Sql, email: string): Promise<LoginCandidate | null> {
+  const rows = await sql<
+    { id: string; merchant_id: string; email: string; password_hash: string; usable: boolean }[]
+  >`
+    select u.id, u.merchant_id, u.email, u.password_hash,
+           (u.disabled_at is null and m.active) as usable
+    from dashboard_users u join merchants m on m.id = u.merchant_id
+    where lower(u.email) = lower(${email.trim()})`;
+  const row = rows[0];
+  return row
+    ? {
+        id: row.id,
+        merchantId: row.merchant_id,
+        email: row.email,
+        passwordHash: row.password_hash,
+        usable: row.usable,
+      }
+    : null;
+}
+
 export function dashboardUsers(sql: Sql) {
   async function insertUser(
     tx: Sql,
@@ -137,25 +162,7 @@ export function dashboardUsers(sql: Sql) {
       role: DashboardRole = 'owner',
     ) => insertUser(sql, merchantId, email, passwordHash, role),
 
-    async findForLogin(email: string): Promise<LoginCandidate | null> {
-      const rows = await sql<
-        { id: string; merchant_id: string; email: string; password_hash: string; usable: boolean }[]
-      >`
-        select u.id, u.merchant_id, u.email, u.password_hash,
-               (u.disabled_at is null and m.active) as usable
-        from dashboard_users u join merchants m on m.id = u.merchant_id
-        where lower(u.email) = lower(${email.trim()})`;
-      const row = rows[0];
-      return row
-        ? {
-            id: row.id,
-            merchantId: row.merchant_id,
-            email: row.email,
-            passwordHash: row.password_hash,
-            usable: row.usable,
-          }
-        : null;
-    },
+    findForLogin: (email: string): Promise<LoginCandidate | null> => accountByEmail(sql, email),
 
     /** The user behind a session, if still enabled and still with this active merchant. */
     async findActive(userId: string, merchantId: string): Promise<ActiveUser | null> {

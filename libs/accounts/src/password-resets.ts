@@ -1,4 +1,5 @@
 import type { Sql } from '@dzpay/platform';
+import { accountByEmail } from './dashboard-users.ts';
 
 // Password reset links of dashboard users (gateway migration 012), and the one place a
 // user's password is changed by such a link. Tokens reach this table only as their
@@ -40,13 +41,14 @@ export function passwordResets(sql: Sql) {
   return {
     /** The account behind an email, whatever its case; null when there is none. */
     async findByEmail(email: string): Promise<ResetCandidate | null> {
-      const rows = await sql<{ id: string; merchant_id: string; email: string; usable: boolean }[]>`
-        select u.id, u.merchant_id, u.email, (u.disabled_at is null and m.active) as usable
-        from dashboard_users u join merchants m on m.id = u.merchant_id
-        where lower(u.email) = lower(${email.trim()})`;
-      const row = rows[0];
-      return row
-        ? { userId: row.id, merchantId: row.merchant_id, email: row.email, usable: row.usable }
+      const account = await accountByEmail(sql, email);
+      return account
+        ? {
+            userId: account.id,
+            merchantId: account.merchantId,
+            email: account.email,
+            usable: account.usable,
+          }
         : null;
     },
 

@@ -2,6 +2,7 @@
 // the webhooks or the team (`GET /api/v1/audit-events`). Written by the edge that knew
 // who acted (libs/accounts/src/audit-log.ts); read here, newest first.
 import { z } from 'zod';
+import { pageLimit } from './page-query.ts';
 import { Mode } from './scope.ts';
 
 /**
@@ -46,12 +47,7 @@ export const AUDIT_PAGE_DEFAULT = 20;
 
 /** `GET /api/v1/audit-events`: a page size, the previous page's cursor, an action filter. */
 export const AuditEventsQuery = z.strictObject({
-  limit: z.coerce
-    .number({ error: 'limit must be an integer' })
-    .int({ error: 'limit must be an integer' })
-    .min(1, { error: `limit must be between 1 and ${AUDIT_PAGE_MAX}` })
-    .max(AUDIT_PAGE_MAX, { error: `limit must be between 1 and ${AUDIT_PAGE_MAX}` })
-    .optional(),
+  limit: pageLimit(AUDIT_PAGE_MAX),
   cursor: z
     .string({ error: 'cursor must be a string' })
     .regex(/^[A-Za-z0-9_-]{1,200}$/, { error: 'cursor is not one this API gave' })

@@ -1,7 +1,8 @@
 // A merchant's balance and payouts: schemas and NATS subjects, and the merchant API's bodies.
 import { z } from 'zod';
 import { centimesToDzd } from './money.ts';
-import { algiersDay, daysInRange, REPORT_TIME_ZONE } from './reports.ts';
+import { pageQuery } from './page-query.ts';
+import { algiersDay, dayRangeQuery, daysInRange, REPORT_TIME_ZONE } from './reports.ts';
 import { rpc } from './rpc-definition.ts';
 import { MerchantScope } from './scope.ts';
 
@@ -202,34 +203,12 @@ export const BalanceRpc = {
 
 // ---- HTTP (DZD with at most 2 decimals, and the same in centimes) ----
 
-const date = (field: string) =>
-  z
-    .string({ error: `${field} must be a date (YYYY-MM-DD)` })
-    .refine((value) => IsoDay.safeParse(value).success, {
-      error: `${field} must be a date (YYYY-MM-DD)`,
-    });
-
 /** `GET /api/v1/balance`: the days of the by-day table (both optional, as the daily report). */
-export const BalanceQuery = z.strictObject({
-  from: date('from').optional(),
-  to: date('to').optional(),
-});
+export const BalanceQuery = z.strictObject(dayRangeQuery);
 export type BalanceQuery = z.input<typeof BalanceQuery>;
 
 /** `GET /api/v1/payouts`. */
-export const PayoutsQuery = z.strictObject({
-  limit: z.coerce
-    .number({ error: 'limit must be an integer' })
-    .int({ error: 'limit must be an integer' })
-    .min(1, { error: `limit must be between 1 and ${PAYOUTS_PAGE_MAX}` })
-    .max(PAYOUTS_PAGE_MAX, { error: `limit must be between 1 and ${PAYOUTS_PAGE_MAX}` })
-    .optional(),
-  cursor: z
-    .string({ error: 'cursor must be a string' })
-    .min(1, { error: 'cursor should not be empty' })
-    .max(200, { error: 'cursor must be at most 200 characters' })
-    .optional(),
-});
+export const PayoutsQuery = z.strictObject(pageQuery(PAYOUTS_PAGE_MAX));
 export type PayoutsQuery = z.input<typeof PayoutsQuery>;
 
 export const StatementFormat = z.enum(['pdf', 'csv', 'xlsx'], {

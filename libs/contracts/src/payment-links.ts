@@ -1,5 +1,6 @@
 // Payment links: schemas and NATS subjects.
 import { z } from 'zod';
+import { pageQuery } from './page-query.ts';
 import { rpc } from './rpc-definition.ts';
 import { Language } from './payments/payment.ts';
 import { MerchantTerms, PaymentMetadata } from './payments/registration.ts';
@@ -108,21 +109,7 @@ export const PaymentLinksPage = z.object({
 export type PaymentLinksPage = z.infer<typeof PaymentLinksPage>;
 
 /** `GET /api/v1/payment-links`: a page size and the cursor of the previous page. */
-export const PaymentLinksListQuery = z.strictObject({
-  limit: z.coerce
-    .number({ error: 'limit must be an integer' })
-    .int({ error: 'limit must be an integer' })
-    .min(1, { error: `limit must be between 1 and ${PAYMENT_LINKS_PAGE_MAX}` })
-    .max(PAYMENT_LINKS_PAGE_MAX, {
-      error: `limit must be between 1 and ${PAYMENT_LINKS_PAGE_MAX}`,
-    })
-    .optional(),
-  cursor: z
-    .string({ error: 'cursor must be a string' })
-    .min(1, { error: 'cursor should not be empty' })
-    .max(200, { error: 'cursor must be at most 200 characters' })
-    .optional(),
-});
+export const PaymentLinksListQuery = z.strictObject(pageQuery(PAYMENT_LINKS_PAGE_MAX));
 export type PaymentLinksListQuery = z.input<typeof PaymentLinksListQuery>;
 
 /** What the payer's page shows: no metadata, no counts, only what paying needs. */

@@ -41,21 +41,19 @@ export function daysInRange(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 }
 
+/** A day of a query string, `YYYY-MM-DD`, named in the error by its field. */
+const queryDay = (field: string) =>
+  z
+    .string({ error: `${field} must be a date (YYYY-MM-DD)` })
+    .refine((value) => IsoDay.safeParse(value).success, {
+      error: `${field} must be a date (YYYY-MM-DD)`,
+    });
+
+/** The days of a range a query asks for: both optional, days in Algiers, both included. */
+export const dayRangeQuery = { from: queryDay('from').optional(), to: queryDay('to').optional() };
+
 /** `GET /api/v1/reports/daily`: both optional, days in Algiers, both included. */
-export const DailyReportQuery = z.strictObject({
-  from: z
-    .string({ error: 'from must be a date (YYYY-MM-DD)' })
-    .refine((value) => IsoDay.safeParse(value).success, {
-      error: 'from must be a date (YYYY-MM-DD)',
-    })
-    .optional(),
-  to: z
-    .string({ error: 'to must be a date (YYYY-MM-DD)' })
-    .refine((value) => IsoDay.safeParse(value).success, {
-      error: 'to must be a date (YYYY-MM-DD)',
-    })
-    .optional(),
-});
+export const DailyReportQuery = z.strictObject(dayRangeQuery);
 export type DailyReportQuery = z.input<typeof DailyReportQuery>;
 
 export interface ReportRange {

@@ -50,6 +50,16 @@ export { contextOf, inSpan, natsContextOf, SpanKind, traceCarrier } from './trac
 export { readThroughCache } from './read-through-cache.ts';
 export { onStatusChanges } from './status-changes.ts';
 
+// Email over SMTP: the settings every sender reads and a pooled transport.
+export {
+  smtpEnv,
+  smtpMailer,
+  type MailAccepted,
+  type Mailer,
+  type OutgoingMail,
+  type SmtpSettings,
+} from './smtp.ts';
+
 // Secrets sealed at rest, each bound to its owner.
 export {
   openSecret,

@@ -1,5 +1,6 @@
 import type { CsvDialect, DailyReportReply } from '@dzpay/contracts';
 import { csvWriter } from './csv.ts';
+import { reportDayRows } from './report-table.ts';
 
 /**
  * The daily report as a file an accountant opens: one row per Algiers day of the range
@@ -7,16 +8,6 @@ import { csvWriter } from './csv.ts';
  */
 export function reportCsv(report: DailyReportReply, dialect: CsvDialect): string {
   const csv = csvWriter(dialect);
-  const row = (day: string, f: DailyReportReply['totals']) =>
-    csv.row([
-      day,
-      f.successCount,
-      { dzd: f.successAmount },
-      f.refundCount,
-      { dzd: f.refundAmount },
-      { dzd: f.feeAmount },
-      { dzd: f.net },
-    ]);
   return [
     csv.header([
       'day',
@@ -27,7 +18,6 @@ export function reportCsv(report: DailyReportReply, dialect: CsvDialect): string
       'fee_dzd',
       'net_dzd',
     ]),
-    ...report.days.map((day) => row(day.date, day)),
-    row('total', report.totals),
+    ...reportDayRows(report).map(csv.row),
   ].join('');
 }

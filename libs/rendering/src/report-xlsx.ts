@@ -1,18 +1,6 @@
 import type { DailyReportReply } from '@dzpay/contracts';
-import type { Cell } from './csv.ts';
+import { reportDayRows } from './report-table.ts';
 import { xlsxWorkbook } from './xlsx.ts';
-
-type Figures = DailyReportReply['totals'];
-
-const row = (day: string, f: Figures): Cell[] => [
-  day,
-  f.successCount,
-  { dzd: f.successAmount },
-  f.refundCount,
-  { dzd: f.refundAmount },
-  { dzd: f.feeAmount },
-  { dzd: f.net },
-];
 
 /**
  * The daily report as an Excel workbook (GET /api/v1/reports/daily/export?format=xlsx
@@ -33,7 +21,7 @@ export function reportXlsx(report: DailyReportReply): Promise<Buffer> {
         'fees (DZD)',
         'net (DZD)',
       ],
-      rows: [...report.days.map((day) => row(day.date, day)), row('total', report.totals)],
+      rows: reportDayRows(report),
     },
   ]);
 }

@@ -1,5 +1,6 @@
-import type { BalanceFigures, CsvDialect, StatementReply } from '@dzpay/contracts';
+import type { CsvDialect, StatementReply } from '@dzpay/contracts';
 import { csvWriter } from './csv.ts';
+import { statementDayRows } from './statement-table.ts';
 
 /**
  * A month's statement as one CSV table an accountant opens: an `opening` row (the
@@ -10,19 +11,6 @@ import { csvWriter } from './csv.ts';
  */
 export function statementCsv(statement: StatementReply, dialect: CsvDialect): string {
   const csv = csvWriter(dialect);
-  const row = (day: string, f: BalanceFigures) =>
-    csv.row([
-      day,
-      f.capturedCount,
-      { dzd: f.captured },
-      { dzd: f.fees },
-      f.refundCount,
-      { dzd: f.refunds },
-      { dzd: f.net },
-      f.payoutCount,
-      { dzd: f.paidOut },
-      { dzd: f.balance },
-    ]);
   return [
     csv.header([
       'day',
@@ -36,19 +24,6 @@ export function statementCsv(statement: StatementReply, dialect: CsvDialect): st
       'paid_out_dzd',
       'balance_dzd',
     ]),
-    csv.row([
-      'opening',
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      { dzd: statement.openingBalance },
-    ]),
-    ...statement.days.map((day) => row(day.date, day)),
-    row('total', statement.totals),
+    ...statementDayRows(statement, { opening: 'opening', total: 'total' }).map(csv.row),
   ].join('');
 }

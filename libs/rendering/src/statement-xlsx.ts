@@ -1,6 +1,6 @@
-import type { BalanceFigures, Language, StatementReply } from '@dzpay/contracts';
-import type { Cell } from './csv.ts';
+import type { Language, StatementReply } from '@dzpay/contracts';
 import { StatementTexts } from './statement-labels.ts';
+import { statementDayRows } from './statement-table.ts';
 import { xlsxWorkbook } from './xlsx.ts';
 
 /**
@@ -10,17 +10,6 @@ import { xlsxWorkbook } from './xlsx.ts';
  */
 export function statementXlsx(statement: StatementReply, language: Language): Promise<Buffer> {
   const t = StatementTexts[language];
-  const figures = (f: BalanceFigures): Cell[] => [
-    f.capturedCount,
-    { dzd: f.captured },
-    { dzd: f.fees },
-    f.refundCount,
-    { dzd: f.refunds },
-    { dzd: f.net },
-    f.payoutCount,
-    { dzd: f.paidOut },
-    { dzd: f.balance },
-  ];
   const dzd = (label: string) => `${label} (DZD)`;
   return xlsxWorkbook([
     {
@@ -37,22 +26,7 @@ export function statementXlsx(statement: StatementReply, language: Language): Pr
         dzd(t.paidOutShort),
         dzd(t.balance),
       ],
-      rows: [
-        [
-          t.opening,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          { dzd: statement.openingBalance },
-        ],
-        ...statement.days.map((day) => [day.date, ...figures(day)]),
-        [t.total, ...figures(statement.totals)],
-      ],
+      rows: statementDayRows(statement, { opening: t.opening, total: t.total }),
     },
     {
       name: `${t.payoutsSheet} ${statement.month}`,

@@ -60,6 +60,21 @@ const none = {
   kvReads: [],
 } as const satisfies NatsRole;
 
+/** A merchant's payment links: payments serves them, the API and the dashboard call them. */
+const MERCHANT_PAYMENT_LINKS = [
+  'paymentLinksCreate',
+  'paymentLinksList',
+  'paymentLinksGet',
+  'paymentLinksDeactivate',
+] as const satisfies readonly RpcName[];
+
+/** A merchant's balance, payouts and statements: served and called as the links are. */
+const MERCHANT_BALANCE = [
+  'balanceGet',
+  'payoutsList',
+  'statementGet',
+] as const satisfies readonly RpcName[];
+
 /** Durable names the services take from their environment (STATUS_CONSUMER, WEBHOOK_CONSUMER). */
 export interface DurableNames {
   /** status' consumer of PAYMENTS; `-webhooks` appended, of WEBHOOKS. */
@@ -112,15 +127,10 @@ export function natsRoles(names: DurableNames = {}): Record<NatsUser, NatsRole> 
         'webhookTestSend',
         'webhookDeliveriesList',
         // Payment links, their payers' page, the balance and payouts.
-        'paymentLinksCreate',
-        'paymentLinksList',
-        'paymentLinksGet',
-        'paymentLinksDeactivate',
+        ...MERCHANT_PAYMENT_LINKS,
         'paymentLinkView',
         'paymentLinkPay',
-        'balanceGet',
-        'payoutsList',
-        'statementGet',
+        ...MERCHANT_BALANCE,
       ],
       kvWrites: ['partners'],
     },
@@ -146,15 +156,10 @@ export function natsRoles(names: DurableNames = {}): Record<NatsUser, NatsRole> 
         'paymentsCancel',
         'paymentsReportDaily',
         'paymentsReconcile',
-        'paymentLinksCreate',
-        'paymentLinksList',
-        'paymentLinksGet',
-        'paymentLinksDeactivate',
+        ...MERCHANT_PAYMENT_LINKS,
         'paymentLinkView',
         'paymentLinkPay',
-        'balanceGet',
-        'payoutsList',
-        'statementGet',
+        ...MERCHANT_BALANCE,
         'payoutRecord',
       ],
       publishes: ['payments'],
@@ -212,13 +217,8 @@ export function natsRoles(names: DurableNames = {}): Record<NatsUser, NatsRole> 
         'webhookEventsList',
         'webhookTestSend',
         'webhookDeliveriesList',
-        'paymentLinksCreate',
-        'paymentLinksList',
-        'paymentLinksGet',
-        'paymentLinksDeactivate',
-        'balanceGet',
-        'payoutsList',
-        'statementGet',
+        ...MERCHANT_PAYMENT_LINKS,
+        ...MERCHANT_BALANCE,
       ],
     },
     // `dzpay qr create` asks qr-config for a code, `dzpay reconcile` asks payments for a

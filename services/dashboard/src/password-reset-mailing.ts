@@ -1,7 +1,6 @@
 import type { PasswordResets, ResetCandidate } from '@dzpay/accounts';
 import type { Language } from '@dzpay/contracts';
-import type { Logger } from '@dzpay/platform';
-import type { Mailer } from './adapters/mailer.ts';
+import type { Logger, Mailer } from '@dzpay/platform';
 import { resetLink, resetMail } from './password-reset-mail.ts';
 import { issueResetToken } from './password-reset-token.ts';
 

@@ -1,10 +1,9 @@
 import { accountsRepository, dashboardUsers, passwordResets } from '@dzpay/accounts';
-import { secretsKey, startRuntime, type Runtime } from '@dzpay/platform';
+import { secretsKey, smtpMailer, startRuntime, type Runtime } from '@dzpay/platform';
 import { runtimeSchemaOf } from '@dzpay/stack';
 import type { FastifyInstance } from 'fastify';
 import { formTokens } from './adapters/form-tokens.ts';
 import { loginThrottle } from './adapters/login-throttle-store.ts';
-import { smtpMailer } from './adapters/mailer.ts';
 import { passwordResetThrottle } from './adapters/password-reset-throttle-store.ts';
 import { dashboardSessions } from './adapters/sessions.ts';
 import { buildDashboardApp } from './app.ts';

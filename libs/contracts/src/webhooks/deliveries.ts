@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from '../page-query.ts';
 import { MerchantScope, Mode } from '../scope.ts';
 import { WebhookType } from './webhook-types.ts';
 
@@ -98,17 +99,7 @@ const day = (field: string) =>
  * in Algiers (UTC+01:00), both included.
  */
 const deliveriesQueryFields = {
-  limit: z.coerce
-    .number({ error: 'limit must be an integer' })
-    .int({ error: 'limit must be an integer' })
-    .min(1, { error: `limit must be between 1 and ${DELIVERIES_PAGE_MAX}` })
-    .max(DELIVERIES_PAGE_MAX, { error: `limit must be between 1 and ${DELIVERIES_PAGE_MAX}` })
-    .optional(),
-  cursor: z
-    .string({ error: 'cursor must be a string' })
-    .min(1, { error: 'cursor should not be empty' })
-    .max(200, { error: 'cursor must be at most 200 characters' })
-    .optional(),
+  ...pageQuery(DELIVERIES_PAGE_MAX),
   outcome: DeliveryOutcome.optional(),
   type: z
     .enum(WebhookType.options, {

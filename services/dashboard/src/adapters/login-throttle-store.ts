@@ -1,42 +1,24 @@
-import { createHash } from 'node:crypto';
 import type { Redis } from '@dzpay/platform';
 import {
   LOGIN_LIMITS,
   loginVerdict,
-  normalizeEmail,
   type ThrottleLimits,
   type ThrottleVerdict,
 } from '../login-throttle.ts';
+import { emailKey, fixedWindowCounter } from './fixed-window-counter.ts';
 
-// Failed sign-ins per account (the SHA-256 of the lowercased email, so no address is
-// stored in Redis) and per client address, each in a fixed window started by the first
-// failure. Under the client's deployment prefix, like the API's `rate:` counters.
+// Failed sign-ins per account (the email hashed, so no address is stored in Redis) and
+// per client address, each in a fixed window started by the first failure. Under the client's deployment prefix, like the API's `rate:` counters.
 const ACCOUNT = 'dashboard:login-fail:account:';
 const ADDRESS = 'dashboard:login-fail:address:';
-
-const COUNT_LUA = `
-local current = redis.call('INCR', KEYS[1])
-if current == 1 or redis.call('PTTL', KEYS[1]) < 0 then
-  redis.call('EXPIRE', KEYS[1], ARGV[1])
-end
-return current
-`;
-
-type WithCount = Redis & { dzpayLoginFailure(key: string, windowSeconds: number): Promise<number> };
-
-function accountKey(email: string): string {
-  return ACCOUNT + createHash('sha256').update(normalizeEmail(email), 'utf8').digest('base64url');
-}
 
 /**
  * The sign-in throttle. Every call may throw when Redis is down: the sign-in page then
  * refuses (503) rather than allow unlimited guesses.
  */
 export function loginThrottle(redis: Redis, limits: ThrottleLimits = LOGIN_LIMITS) {
-  const counting = redis as WithCount;
-  if (typeof counting.dzpayLoginFailure !== 'function') {
-    redis.defineCommand('dzpayLoginFailure', { numberOfKeys: 1, lua: COUNT_LUA });
-  }
+  const counter = fixedWindowCounter(redis);
+  const accountKey = (email: string) => emailKey(ACCOUNT, email);
   return {
     limits,
     async check(email: string, address: string): Promise<ThrottleVerdict> {
@@ -57,8 +39,8 @@ export function loginThrottle(redis: Redis, limits: ThrottleLimits = LOGIN_LIMIT
     },
     async recordFailure(email: string, address: string): Promise<void> {
       await Promise.all([
-        counting.dzpayLoginFailure(accountKey(email), limits.windowSeconds),
-        counting.dzpayLoginFailure(ADDRESS + address, limits.windowSeconds),
+        counter.count(accountKey(email), limits.windowSeconds),
+        counter.count(ADDRESS + address, limits.windowSeconds),
       ]);
     },
     /** A successful sign-in clears the account's count (not the address's). */

@@ -1,10 +1,11 @@
-import { algiersMonth, PAYOUTS_PAGE_DEFAULT, resolveReportRange, Rpc } from '@dzpay/contracts';
+import { algiersMonth, PAYOUTS_PAGE_DEFAULT, Rpc } from '@dzpay/contracts';
 import { escapeHtml as e, isAppError } from '@dzpay/platform';
 import { DashboardPaths } from '../navigation.ts';
-import type { PageContext, PageKit } from '../page-kit.ts';
+import type { PageKit } from '../page-kit.ts';
 import type { Ask } from './ask.ts';
 import { BalanceMessages } from './balance-messages.ts';
 import { balancePageHtml, rangeFormHtml, recentMonths } from './balance-view.ts';
+import { dayRangeOf } from './day-range.ts';
 import { fieldOf } from './form.ts';
 import { pageLinks } from './pagination.ts';
 import { refusalText } from './refusal.ts';
@@ -12,18 +13,6 @@ import { sendStatement } from './statement-download.ts';
 
 /** Statements offered on the page: this month and the eleven before. */
 const STATEMENT_MONTHS = 12;
-
-/** The days the query asks for (defaults filled: the last 30), or null when it is not one. */
-function rangeOf(context: PageContext, now: Date) {
-  const query = {
-    from: fieldOf(context.request.query, 'from'),
-    to: fieldOf(context.request.query, 'to'),
-  };
-  const valid = (value: string | undefined) =>
-    value === undefined || /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const range = valid(query.from) && valid(query.to) ? resolveReportRange(query, now) : null;
-  return { query, range: range?.ok ? range.value : null };
-}
 
 /** The balance, payouts and monthly statements (docs/balance.md). Read-only: no form posts. */
 export function registerBalancePages(kit: PageKit, ask: Ask): void {
@@ -35,7 +24,7 @@ export function registerBalancePages(kit: PageKit, ask: Ask): void {
 
   kit.get(DashboardPaths.balance, async (context) => {
     const t = BalanceMessages[context.language];
-    const { query, range } = rangeOf(context, now());
+    const { query, range } = dayRangeOf(context, now());
     if (!range) {
       context.reply.code(400);
       return context.page(

@@ -8,6 +8,7 @@ import {
 import { escapeHtml as e } from '@dzpay/platform';
 import { DashboardPaths } from '../navigation.ts';
 import { BalanceMessages, type BalanceText } from './balance-messages.ts';
+import { dayRangeFormHtml } from './day-range.ts';
 import { queryString } from './form.ts';
 import { count, dateTime, day, money } from './format.ts';
 import type { PageLinks } from './pagination.ts';
@@ -58,12 +59,10 @@ export function rangeFormHtml(
   t: BalanceText,
   range: { from?: string | undefined; to?: string | undefined },
 ): string {
-  const input = (name: 'from' | 'to', label: string) =>
-    `<div><label for="balance-${name}">${e(label)}</label><input id="balance-${name}" name="${name}" type="date" value="${e(range[name] ?? '')}"></div>`;
-  return `<form method="get" action="${DashboardPaths.balance}" class="card actions" aria-label="${e(t.byDay)}">
-${input('from', t.from)}${input('to', t.to)}
-<button type="submit">${e(t.show)}</button>
-<p class="muted">${e(t.daysInAlgiers)}</p></form>`;
+  return dayRangeFormHtml(
+    { action: DashboardPaths.balance, id: 'balance', label: t.byDay, text: t },
+    range,
+  );
 }
 
 function daysHtml(reply: BalanceReply, language: Language, t: BalanceText): string {

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  actionCodeOfDecline,
-  FailureReasons,
   Rpc,
   type DeliveryView,
   type Language,
@@ -13,7 +11,7 @@ import { DashboardPaths } from '../navigation.ts';
 import type { PageKit } from '../page-kit.ts';
 import type { Ask } from './ask.ts';
 import { count, dateTime, money } from './format.ts';
-import { paymentPath } from './payments-list-page.ts';
+import { failureReasonHtml, paymentPath } from './payments-list-page.ts';
 import { PaymentsMessages, type PaymentsText } from './payments-messages.ts';
 import { statusLabel } from './status-label.ts';
 import { timelineOf, type TimelineEntry } from './payment-timeline.ts';
@@ -91,22 +89,6 @@ interface PaymentPageView {
 
 const time = (iso: string, language: Language) =>
   `<time datetime="${e(iso)}">${e(dateTime(iso, language))}</time>`;
-
-/**
- * The failure reasons dzpay writes, in the page's language; a card network's own words
- * (in the payment's language) are shown as they came, isolated from the page's direction.
- */
-function failureReasonHtml(reason: string, text: PaymentsText): string {
-  const known = text.failureReasons;
-  if (reason === FailureReasons.expired) return e(known.expired);
-  if (reason === FailureReasons.cancelled) return e(known.cancelled);
-  if (reason === FailureReasons.alreadyPaid) return e(known.alreadyPaid);
-  if (reason === FailureReasons.registrationFailed) return e(known.registration);
-  if (reason === FailureReasons.declined) return e(known.declined);
-  const code = actionCodeOfDecline(reason);
-  if (code) return e(known.declinedCode(code));
-  return `${e(known.networkSaid)} <bdi>${e(reason)}</bdi>`;
-}
 
 function detailsHtml(payment: PaymentView, text: PaymentsText, language: Language): string {
   const rows: [string, string | null][] = [

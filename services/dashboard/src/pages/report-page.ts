@@ -1,40 +1,22 @@
-import {
-  resolveReportRange,
-  Rpc,
-  type DailyReportReply,
-  type Language,
-  type ReportDay,
-} from '@dzpay/contracts';
+import { Rpc, type DailyReportReply, type Language, type ReportDay } from '@dzpay/contracts';
 import { escapeHtml as e, isAppError } from '@dzpay/platform';
 import { DashboardPaths } from '../navigation.ts';
-import type { PageContext, PageKit } from '../page-kit.ts';
+import type { PageKit } from '../page-kit.ts';
 import type { Ask } from './ask.ts';
 import { reportCsv, reportXlsx, XLSX_MEDIA_TYPE } from '@dzpay/rendering';
-import { fieldOf } from './form.ts';
+import { dayRangeFormHtml, dayRangeOf } from './day-range.ts';
 import { count, day, money, shortDay } from './format.ts';
 import { refusalText, refuseDownload } from './refusal.ts';
 import { barChartSvg } from './report-chart.ts';
 import { ReportMessages, type ReportText } from './report-messages.ts';
 import { tableHtml, type Column } from './table.ts';
 
-/** The range the query asks for (defaults filled), or null when it is not one. */
-function rangeOf(context: PageContext, now: Date) {
-  const query = {
-    from: fieldOf(context.request.query, 'from'),
-    to: fieldOf(context.request.query, 'to'),
-  };
-  const valid = (value: string | undefined) =>
-    value === undefined || /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const range = valid(query.from) && valid(query.to) ? resolveReportRange(query, now) : null;
-  return { query, range: range?.ok ? range.value : null };
-}
-
 /** GET /dashboard/report: the daily report of a range of days, as a chart and a table. */
 export function registerReportPage(kit: PageKit, ask: Ask): void {
   // The same report as a file an accountant opens (CSV in the spreadsheet dialect unless
   // dialect=standard; an XLSX workbook with format=xlsx): a row per day, then the totals.
   kit.download(`${DashboardPaths.report}/export`, async (context) => {
-    const { range } = rangeOf(context, kit.deps.clock?.() ?? new Date());
+    const { range } = dayRangeOf(context, kit.deps.clock?.() ?? new Date());
     const text = ReportMessages[context.language];
     if (!range) {
       await context.reply.code(400).type('text/plain; charset=utf-8').send(text.invalidRange);
@@ -62,7 +44,7 @@ export function registerReportPage(kit: PageKit, ask: Ask): void {
 
   kit.get(DashboardPaths.report, async (context) => {
     const text = ReportMessages[context.language];
-    const { query, range: value } = rangeOf(context, kit.deps.clock?.() ?? new Date());
+    const { query, range: value } = dayRangeOf(context, kit.deps.clock?.() ?? new Date());
     const range = value ? { ok: true as const, value } : null;
     if (!range?.ok) {
       context.reply.code(400);
@@ -89,12 +71,10 @@ function rangeFormHtml(
   text: ReportText,
   range: { from?: string | undefined; to?: string | undefined },
 ) {
-  const input = (name: 'from' | 'to', label: string) =>
-    `<div><label for="report-${name}">${e(label)}</label><input id="report-${name}" name="${name}" type="date" value="${e(range[name] ?? '')}"></div>`;
-  return `<form method="get" action="${DashboardPaths.report}" class="card actions" aria-label="${e(text.reportTitle)}">
-${input('from', text.from)}${input('to', text.to)}
-<button type="submit">${e(text.show)}</button>
-<p class="muted">${e(text.daysInAlgiers)}</p></form>`;
+  return dayRangeFormHtml(
+    { action: DashboardPaths.report, id: 'report', label: text.reportTitle, text },
+    range,
+  );
 }
 
 /** The chart of what was collected each day, and its one-sentence summary. */

@@ -1,5 +1,5 @@
 import { AuditActions, AuditEventsResponse, AuditFamilies } from '@dzpay/contracts';
-import { API_KEY_RESPONSES, unavailable } from './common-responses.ts';
+import { API_KEY_RESPONSES, PAGE_QUERY, unavailable } from './common-responses.ts';
 import type { OperationSpec } from './operation-spec.ts';
 
 // The audit log's tag. Until operation-spec.ts lists 'Audit' among its tags (and
@@ -41,8 +41,7 @@ export const AUDIT_OPERATIONS: readonly OperationSpec[] = [
       ').',
     apiKey: true,
     query: {
-      limit: 'page size, 1 to 100 (default 20)',
-      cursor: 'nextCursor of the previous page',
+      ...PAGE_QUERY,
       action: 'a family (payment, team, …) or one action (payment.refund, …)',
     },
     responses: {

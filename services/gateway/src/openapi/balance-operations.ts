@@ -1,5 +1,5 @@
 import { BalanceResponse, PayoutsResponse } from '@dzpay/contracts';
-import { API_KEY_RESPONSES, unavailable } from './common-responses.ts';
+import { API_KEY_RESPONSES, invalidDayRange, PAGE_QUERY, unavailable } from './common-responses.ts';
 import type { OperationSpec } from './operation-spec.ts';
 
 const figures = {
@@ -95,11 +95,7 @@ export const BALANCE_OPERATIONS: readonly OperationSpec[] = [
           },
         },
       },
-      400: {
-        description:
-          'from or to is not a YYYY-MM-DD day, to is before from, or the range is over 366 days: details.failures names the field',
-        errors: ['VALIDATION400_BAD_REQUEST'],
-      },
+      400: invalidDayRange,
       ...API_KEY_RESPONSES,
       503: unavailable('payments'),
     },
@@ -113,10 +109,7 @@ export const BALANCE_OPERATIONS: readonly OperationSpec[] = [
     description:
       'Each payout an operator recorded after sending money to the merchant’s wallet: the amount, the wallet, the bank’s reference of the transfer. Paged by a cursor: give nextCursor as cursor for the next (older) page.',
     apiKey: true,
-    query: {
-      limit: 'page size, 1 to 100 (default 20)',
-      cursor: 'nextCursor of the previous page',
-    },
+    query: PAGE_QUERY,
     responses: {
       200: {
         description: 'a page of payouts',

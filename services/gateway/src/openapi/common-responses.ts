@@ -16,3 +16,16 @@ export const unauthorized = {
 
 /** 401, 429 and 500: what any route behind an API key may answer. */
 export const API_KEY_RESPONSES = { 401: unauthorized, 429: rateLimited, 500: internal } as const;
+
+/** The query of a paged list: its size and where the previous page ended. */
+export const PAGE_QUERY = {
+  limit: 'page size, 1 to 100 (default 20)',
+  cursor: 'nextCursor of the previous page',
+};
+
+/** 400 for a query's from..to days the daily report and the balance read alike. */
+export const invalidDayRange = {
+  description:
+    'from or to is not a YYYY-MM-DD day, to is before from, or the range is over 366 days: details.failures names the field',
+  errors: ['VALIDATION400_BAD_REQUEST'] as const,
+};

@@ -45,3 +45,10 @@ export interface OperationSpec {
 
 /** An HTML page answered to the payer. */
 export const page = (description: string) => ({ description, html: true }) as const;
+
+/** An operation of the payer's pages: HTML, no API key. */
+export const payerPage = (spec: Omit<OperationSpec, 'tag' | 'apiKey'>): OperationSpec => ({
+  ...spec,
+  tag: 'Payer pages',
+  apiKey: false,
+});

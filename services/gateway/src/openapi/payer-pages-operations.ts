@@ -1,42 +1,36 @@
-import { page, type OperationSpec } from './operation-spec.ts';
+import { page, payerPage, type OperationSpec } from './operation-spec.ts';
 
 /** The payer's pages: checkout, product references and QR codes. */
 export const PAYER_PAGES: readonly OperationSpec[] = [
-  {
+  payerPage({
     method: 'get',
     path: '/checkout/{token}',
     operationId: 'checkoutPage',
-    tag: 'Payer pages',
     summary: 'The hosted checkout page of a payment',
-    apiKey: false,
     params: { token: 'the checkout token from checkoutUrl' },
     query: { lang: 'ar, fr or en' },
     responses: {
       200: page('the checkout page, or the result of a finished payment'),
       404: page('an unknown link (CHECKOUT404_NOT_FOUND)'),
     },
-  },
-  {
+  }),
+  payerPage({
     method: 'post',
     path: '/checkout/{token}/pay',
     operationId: 'checkoutPay',
-    tag: 'Payer pages',
     summary: "Start paying: redirects to the card network's form",
-    apiKey: false,
     params: { token: 'the checkout token' },
     body: { form: 'no fields' },
     responses: {
       303: { description: "to the card network's card form", redirect: true },
       404: page('an unknown link'),
     },
-  },
-  {
+  }),
+  payerPage({
     method: 'get',
     path: '/checkout/return/{paymentId}',
     operationId: 'checkoutReturn',
-    tag: 'Payer pages',
     summary: 'Where the card network sends the payer back',
-    apiKey: false,
     params: { paymentId: 'the payment id' },
     query: { lang: 'ar, fr or en' },
     responses: {
@@ -46,28 +40,24 @@ export const PAYER_PAGES: readonly OperationSpec[] = [
       },
       200: page('the result, when the merchant gave no URL'),
     },
-  },
-  {
+  }),
+  payerPage({
     method: 'get',
     path: '/pay/{merchantId}',
     operationId: 'productForm',
-    tag: 'Payer pages',
     summary: "A form to type a partner's product reference",
-    apiKey: false,
     params: { merchantId: 'the merchant id' },
     query: { lang: 'ar, fr or en', mode: 'test or live', reference: 'the reference typed' },
     responses: {
       200: page('the form'),
       303: { description: 'to the reference page', redirect: true },
     },
-  },
-  {
+  }),
+  payerPage({
     method: 'get',
     path: '/pay/{merchantId}/{reference}',
     operationId: 'productPage',
-    tag: 'Payer pages',
     summary: "A partner's product, looked up on the partner's server",
-    apiKey: false,
     params: { merchantId: 'the merchant id', reference: 'the product reference' },
     query: { lang: 'ar, fr or en', mode: 'test or live' },
     responses: {
@@ -76,14 +66,12 @@ export const PAYER_PAGES: readonly OperationSpec[] = [
       409: page('already paid (PARTNER409_ALREADY_PAID) or being paid (REFERENCE409_LOCKED)'),
       503: page('the partner server is unavailable (PARTNER503_UNAVAILABLE)'),
     },
-  },
-  {
+  }),
+  payerPage({
     method: 'post',
     path: '/pay/{merchantId}/{reference}',
     operationId: 'productPay',
-    tag: 'Payer pages',
     summary: 'Pay a product: locks the reference and opens a checkout for it',
-    apiKey: false,
     params: { merchantId: 'the merchant id', reference: 'the product reference' },
     query: { lang: 'ar, fr or en', mode: 'test or live' },
     body: { form: 'no fields' },
@@ -94,27 +82,23 @@ export const PAYER_PAGES: readonly OperationSpec[] = [
       },
       409: page('the reference is being paid or was paid'),
     },
-  },
-  {
+  }),
+  payerPage({
     method: 'get',
     path: '/qr/{token}',
     operationId: 'qrPage',
-    tag: 'Payer pages',
     summary: 'A static QR code: its amount, or a choice of amounts',
-    apiKey: false,
     params: { token: 'the QR code token' },
     query: { lang: 'ar, fr or en' },
     responses: {
       200: page('the amount(s) to pay; nothing to pay for an unknown, empty or expired code'),
     },
-  },
-  {
+  }),
+  payerPage({
     method: 'post',
     path: '/qr/{token}',
     operationId: 'qrPay',
-    tag: 'Payer pages',
     summary: 'Pay a QR code amount',
-    apiKey: false,
     params: { token: 'the QR code token' },
     query: { lang: 'ar, fr or en' },
     body: { form: '`choice`: the index of the chosen amount' },
@@ -126,5 +110,5 @@ export const PAYER_PAGES: readonly OperationSpec[] = [
       },
       409: page('a single-use code being paid'),
     },
-  },
+  }),
 ];

@@ -4,8 +4,8 @@ import {
   PaymentLinkResponse,
   PaymentLinksListResponse,
 } from '@dzpay/contracts';
-import { API_KEY_RESPONSES, unavailable } from './common-responses.ts';
-import { page, type OperationSpec } from './operation-spec.ts';
+import { API_KEY_RESPONSES, PAGE_QUERY, unavailable } from './common-responses.ts';
+import { page, payerPage, type OperationSpec } from './operation-spec.ts';
 
 const LINK_ID = '5f0c7a8e-3d2b-4c1a-9e8f-7a6b5c4d3e2f';
 
@@ -105,10 +105,7 @@ export const PAYMENT_LINKS_OPERATIONS: readonly OperationSpec[] = [
     description:
       'Paged by an opaque cursor. `state` is active, expired, deactivated or used (a single-use link paid); `paidCount` and `paidAmount` (centimes) count its succeeded payments. A link’s payments: `GET /api/v1/payments?paymentLinkId={id}`.',
     apiKey: true,
-    query: {
-      limit: 'page size, 1 to 100 (default 20)',
-      cursor: 'nextCursor of the previous page',
-    },
+    query: PAGE_QUERY,
     responses: {
       200: {
         description: 'a page of links',
@@ -198,13 +195,11 @@ export const PAYMENT_LINKS_OPERATIONS: readonly OperationSpec[] = [
       ...common,
     },
   },
-  {
+  payerPage({
     method: 'get',
     path: '/link/{token}',
     operationId: 'paymentLinkPage',
-    tag: 'Payer pages',
     summary: 'A payment link’s page: the amount (or a box for it) and the pay button',
-    apiKey: false,
     params: { token: 'the public token from the link’s url' },
     query: { lang: 'ar, fr or en (default: the link’s language)' },
     responses: {
@@ -217,14 +212,12 @@ export const PAYMENT_LINKS_OPERATIONS: readonly OperationSpec[] = [
         'an expired or deactivated link (`PAYMENT_LINK410_EXPIRED`, `PAYMENT_LINK410_DEACTIVATED`)',
       ),
     },
-  },
-  {
+  }),
+  payerPage({
     method: 'post',
     path: '/link/{token}',
     operationId: 'paymentLinkPay',
-    tag: 'Payer pages',
     summary: 'Pay through the link: makes the payment and redirects to its checkout',
-    apiKey: false,
     params: { token: 'the public token' },
     query: { lang: 'ar, fr or en' },
     body: { form: '`amount` in DZD (`1500.50`) when the payer chooses it; nothing otherwise' },
@@ -235,19 +228,17 @@ export const PAYMENT_LINKS_OPERATIONS: readonly OperationSpec[] = [
       409: page('a single-use link paid, or being paid'),
       410: page('an expired or deactivated link'),
     },
-  },
-  {
+  }),
+  payerPage({
     method: 'get',
     path: '/link/{token}/qr',
     operationId: 'paymentLinkQr',
-    tag: 'Payer pages',
     summary: 'The QR code of a link’s page, shown on it',
-    apiKey: false,
     params: { token: 'the public token' },
     query: { format: 'svg (default) or png' },
     responses: {
       200: { description: 'the image', media: ['image/svg+xml', 'image/png'] },
       404: page('a token no link can have'),
     },
-  },
+  }),
 ];

@@ -1,5 +1,5 @@
 import { QrCodesListResponse } from '@dzpay/contracts';
-import { API_KEY_RESPONSES } from './common-responses.ts';
+import { API_KEY_RESPONSES, PAGE_QUERY } from './common-responses.ts';
 import type { OperationSpec } from './operation-spec.ts';
 
 const common = {
@@ -39,10 +39,7 @@ export const QR_CODES_OPERATIONS: readonly OperationSpec[] = [
     description:
       'Newest first, paged by an opaque cursor (stable: codes created meanwhile never shift later pages). Amounts are DZD, as /set-qr-config takes them; set and remove configurations with /set-qr-config and /un-set-qr-config. state is none (nothing to pay), configured, or expired (kept, not offered). payerUrl is the page the printed code opens.',
     apiKey: true,
-    query: {
-      limit: 'page size, 1 to 100 (default 20)',
-      cursor: 'nextCursor of the previous page',
-    },
+    query: PAGE_QUERY,
     responses: {
       200: {
         description: 'a page of QR codes',

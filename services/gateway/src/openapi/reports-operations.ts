@@ -1,5 +1,5 @@
 import { DailyReportResponse } from '@dzpay/contracts';
-import { API_KEY_RESPONSES, unavailable } from './common-responses.ts';
+import { API_KEY_RESPONSES, invalidDayRange, unavailable } from './common-responses.ts';
 import type { OperationSpec } from './operation-spec.ts';
 
 const figures = {
@@ -61,11 +61,7 @@ export const REPORTS_OPERATIONS: readonly OperationSpec[] = [
           },
         },
       },
-      400: {
-        description:
-          'from or to is not a YYYY-MM-DD day, to is before from, or the range is over 366 days: details.failures names the field',
-        errors: ['VALIDATION400_BAD_REQUEST'],
-      },
+      400: invalidDayRange,
       ...API_KEY_RESPONSES,
       503: unavailable('payments'),
     },

@@ -1,18 +1,9 @@
-import nodemailer from 'nodemailer';
-import type { ReceiptsEnv } from '../config.ts';
-
-export interface OutgoingMail {
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-}
-
-/** What the mail server said when it took the message. */
-export interface MailAccepted {
-  messageId: string;
-  response: string;
-}
+import {
+  smtpMailer as smtpTransport,
+  type MailAccepted,
+  type OutgoingMail,
+  type SmtpSettings,
+} from '@dzpay/platform';
 
 /** The mail server refused the message, or could not be reached or finished with. */
 export class MailFailedError extends Error {
@@ -26,29 +17,16 @@ export class MailFailedError extends Error {
   }
 }
 
-/** Hands receipts to the configured SMTP server over pooled connections. */
-export function smtpMailer(config: ReceiptsEnv) {
-  const transport = nodemailer.createTransport({
-    pool: true,
-    maxConnections: 2,
-    host: config.SMTP_HOST,
-    port: config.SMTP_PORT,
-    secure: config.SMTP_SECURE,
-    requireTLS: config.SMTP_REQUIRE_TLS,
-    tls: { rejectUnauthorized: config.SMTP_TLS_VERIFY },
-    ...(config.SMTP_USER
-      ? { auth: { user: config.SMTP_USER, pass: config.SMTP_PASSWORD ?? '' } }
-      : {}),
-    connectionTimeout: config.SMTP_TIMEOUT_MS,
-    greetingTimeout: config.SMTP_TIMEOUT_MS,
-    socketTimeout: config.SMTP_TIMEOUT_MS,
-  });
-
+/**
+ * Hands receipts to the configured SMTP server over pooled connections; whatever stops a
+ * message is a MailFailedError.
+ */
+export function smtpMailer(config: SmtpSettings) {
+  const transport = smtpTransport(config);
   return {
     async send(mail: OutgoingMail): Promise<MailAccepted> {
       try {
-        const info = await transport.sendMail({ from: config.SMTP_FROM, ...mail });
-        return { messageId: info.messageId, response: info.response };
+        return await transport.send(mail);
       } catch (error) {
         throw new MailFailedError(error);
       }
