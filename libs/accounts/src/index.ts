@@ -73,4 +73,10 @@ export {
 } from './passwords.ts';
 
 // A forgotten password: single-use reset tokens, stored as hashes.
-export * from './password-resets.ts';
+export {
+  passwordResets,
+  type PasswordResets,
+  type ResetCandidate,
+  type ResetDone,
+  type StoredReset,
+} from './password-resets.ts';

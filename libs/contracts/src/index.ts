@@ -176,10 +176,78 @@ export {
 export { DiscrepancyKind } from './reconciliation.ts';
 
 // Payment links: a hosted page that makes payments, fixed or payer-chosen amounts.
-export * from './payment-links.ts';
+export {
+  CreatePaymentLinkBody,
+  type CreatePaymentLinkInput,
+  PAYMENT_LINK_LABEL_MAX,
+  PAYMENT_LINKS_PAGE_DEFAULT,
+  PAYMENT_LINKS_PAGE_MAX,
+  PaymentLinkAttempt,
+  PaymentLinkCreatedResponse,
+  PaymentLinkCreateRequest,
+  PaymentLinkPayReply,
+  PaymentLinkPayRequest,
+  PaymentLinkPublicView,
+  paymentLinkReference,
+  PaymentLinkRequest,
+  PaymentLinkResponse,
+  PaymentLinksListQuery,
+  PaymentLinksListRequest,
+  PaymentLinksListResponse,
+  PaymentLinksPage,
+  PaymentLinksRpc,
+  PaymentLinkState,
+  PaymentLinkToken,
+  PaymentLinkTokenRequest,
+  PaymentLinkView,
+} from './payment-links.ts';
 
 // A merchant's balance, its payouts and monthly statements.
-export * from './balance.ts';
+export {
+  algiersMonth,
+  BalanceDay,
+  BalanceFigures,
+  type BalanceFiguresView,
+  BalanceGetRequest,
+  BalanceQuery,
+  BalanceReply,
+  BalanceResponse,
+  BalanceRpc,
+  BalanceView,
+  balanceView,
+  dzdTextToCentimes,
+  monthDays,
+  PayoutItemView,
+  payoutItemView,
+  PayoutRecordReply,
+  PayoutRecordRequest,
+  PAYOUTS_PAGE_DEFAULT,
+  PAYOUTS_PAGE_MAX,
+  PayoutsListRequest,
+  PayoutsPage,
+  PayoutsPageView,
+  PayoutsQuery,
+  PayoutsResponse,
+  PayoutView,
+  StatementFormat,
+  StatementMonth,
+  statementMonthProblem,
+  StatementQuery,
+  StatementReply,
+  StatementRequest,
+} from './balance.ts';
 
 // The audit log: who refunded, cancelled, issued a key, changed the team.
-export * from './audit.ts';
+export {
+  AUDIT_PAGE_DEFAULT,
+  AUDIT_PAGE_MAX,
+  AuditAction,
+  AuditActions,
+  AuditActorView,
+  AuditEventsPage,
+  AuditEventsQuery,
+  AuditEventsResponse,
+  AuditEventView,
+  AuditFamilies,
+  AuditFamily,
+} from './audit.ts';

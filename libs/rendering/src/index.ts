@@ -13,5 +13,15 @@ export { reportCsv } from './report-csv.ts';
 export { parseSetQrConfig, parseUnsetQrConfig, type Parsed } from './qr-request.ts';
 export { csvWriter, type Cell } from './csv.ts';
 export { xlsxWorkbook, XLSX_MEDIA_TYPE, type Sheet } from './xlsx.ts';
-export * from './statements.ts';
-export * from './spreadsheets.ts';
+export {
+  pdfAmount,
+  STATEMENT_MEDIA_TYPES,
+  statementCsv,
+  statementFileName,
+  type StatementParty,
+  statementPdf,
+  type StatementText,
+  StatementTexts,
+  statementXlsx,
+} from './statements.ts';
+export { ExportTooLarge, paymentsXlsx, reportXlsx, XLSX_MAX_PAYMENTS } from './spreadsheets.ts';
