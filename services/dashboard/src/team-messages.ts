@@ -22,6 +22,7 @@ const en = {
   userEnabled: (email: string) => `${email} can sign in again.`,
   refusedSelf: 'You cannot change your own role or disable yourself.',
   refusedOwner: 'Only an owner can change, disable or invite an owner.',
+  refusedNoLonger: 'Your own role no longer lets you manage the team. Reload the page.',
   refusedLastOwner: 'The team must keep at least one active owner.',
   refusedRole: 'Choose one of the roles listed.',
   notInTeam: 'This person is not in your team, or this invitation no longer waits.',
@@ -51,6 +52,7 @@ const fr: TeamText = {
   userEnabled: (email) => `${email} peut de nouveau se connecter.`,
   refusedSelf: 'Vous ne pouvez ni changer votre propre rôle ni vous désactiver.',
   refusedOwner: 'Seul un propriétaire peut modifier, désactiver ou inviter un propriétaire.',
+  refusedNoLonger: 'Votre rôle ne vous permet plus de gérer l’équipe. Rechargez la page.',
   refusedLastOwner: 'L’équipe doit garder au moins un propriétaire actif.',
   refusedRole: 'Choisissez l’un des rôles proposés.',
   notInTeam:
@@ -78,6 +80,7 @@ const ar: TeamText = {
   userEnabled: (email) => `يمكن لـ ${email} الدخول من جديد.`,
   refusedSelf: 'لا يمكنك تغيير دورك ولا تعطيل حسابك.',
   refusedOwner: 'وحده المالك يمكنه تعديل مالك أو تعطيله أو دعوته.',
+  refusedNoLonger: 'لم يعد دورك يسمح لك بإدارة الفريق. أعد تحميل الصفحة.',
   refusedLastOwner: 'يجب أن يبقى في الفريق مالك نشط واحد على الأقل.',
   refusedRole: 'اختر أحد الأدوار المقترحة.',
   notInTeam: 'هذا الشخص ليس في فريقك، أو هذه الدعوة لم تعد في الانتظار.',

@@ -58,6 +58,8 @@ export function teamPages(kit: PageKit, dash: DashboardDeps): void {
     if (refusal === 'self') return tt.refusedSelf;
     if (refusal === 'last-owner') return tt.refusedLastOwner;
     if (refusal === 'not-found') return tt.notInTeam;
+    // The page's guard let the actor in; under the lock they were no longer a manager.
+    if (refusal === 'not-manager') return tt.refusedNoLonger;
     return tt.refusedOwner;
   };
 
