@@ -1,14 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { dashboardUsers, hashPassword } from '@dzpay/accounts';
-import {
-  AuditEventsResponse,
-  PaymentView,
-  RegisteredPayment,
-  type AuditEventView,
-} from '@dzpay/contracts';
+import { AuditEventsResponse, type AuditEventView } from '@dzpay/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DashboardAgent, textOf } from './support/dashboard-agent.ts';
-import { CARDS, payByHttp } from './support/payer.ts';
+import { createDashboardUser, DashboardAgent, textOf } from './support/dashboard-agent.ts';
+import { paidPayment, readPayment } from './support/paid-payment.ts';
 import { startStack, type Stack } from './support/stack.ts';
 
 // The audit log end to end: refunds, cancels, keys, webhook settings and team changes,
@@ -22,27 +16,9 @@ let shop: Awaited<ReturnType<Stack['merchant']>>;
 let owner: DashboardAgent;
 let seq = 0;
 
-async function paidPayment(): Promise<PaymentView> {
-  const response = await stack.post(
-    '/api/v1/payments',
-    {
-      amount: 300_000,
-      currency: 'DZD',
-      reference: `AUDIT-${Date.now()}-${seq++}`,
-      successUrl: 'https://shop.example/ok',
-      failureUrl: 'https://shop.example/ko',
-    },
-    { 'x-api-key': shop.testKey },
-  );
-  const payment = RegisteredPayment.parse(((await response.json()) as { data: unknown }).data);
-  await payByHttp(payment.checkoutUrl, CARDS.approved);
-  return read(payment.id);
-}
-
-async function read(id: string): Promise<PaymentView> {
-  const response = await stack.get(`/api/v1/payments/${id}`, { 'x-api-key': shop.testKey });
-  return PaymentView.parse(((await response.json()) as { data: unknown }).data);
-}
+const paid = () =>
+  paidPayment(stack, shop.testKey, { amount: 300_000, reference: `AUDIT-${Date.now()}-${seq++}` });
+const read = (id: string) => readPayment(stack, shop.testKey, id);
 
 async function auditEvents(query = '', key = shop.testKey) {
   const response = await stack.get(`/api/v1/audit-events${query}`, { 'x-api-key': key });
@@ -79,12 +55,7 @@ beforeAll(async () => {
     { withPayments: true, withDashboard: true },
   );
   shop = await stack.merchant('Quincaillerie du Port');
-  const created = await dashboardUsers(stack.gateway.runtime.sql).create(
-    shop.id,
-    'owner@port.dz',
-    await hashPassword(password),
-  );
-  if ('problem' in created) throw new Error(created.problem);
+  await createDashboardUser(stack, shop.id, 'owner@port.dz', password);
   owner = new DashboardAgent(stack.dashboard!.url, { 'accept-language': 'en' });
   expect((await owner.login('owner@port.dz', password)).status).toBe(303);
 }, 90_000);
@@ -92,7 +63,7 @@ afterAll(() => stack?.stop());
 
 describe('actions in the dashboard', () => {
   it('a refund is recorded with who, the payment and the amount', async () => {
-    const payment = await paidPayment();
+    const payment = await paid();
     await owner.get(`/dashboard/payments/${payment.id}`);
     const confirm = await owner.post(`/dashboard/payments/${payment.id}/refund/confirm`, {
       amount: '1000',
@@ -147,7 +118,7 @@ describe('actions in the dashboard', () => {
 
 describe('actions with the API', () => {
   it('a refund, a cancel and webhook settings changes are recorded as the key', async () => {
-    const payment = await paidPayment();
+    const payment = await paid();
     const refunded = await stack.post(
       `/api/v1/payments/${payment.id}/refund`,
       { amount: 50_000 },

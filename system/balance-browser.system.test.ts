@@ -2,21 +2,23 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { algiersMonth } from '@dzpay/contracts';
 import { runAdminCli } from '@dzpay/testkit/processes';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BalanceMessages } from '../services/dashboard/src/pages/balance-messages.ts';
 import { money } from '../services/dashboard/src/pages/format.ts';
-import { documentLanguage, launchChromium } from './support/browser.ts';
+import { documentLanguage } from './support/browser.ts';
 import {
+  checkPage,
+  chooseLanguage,
   dashboardUser,
-  openContext,
-  overflowsSideways,
-  screenshot,
-  seriousViolations,
+  inDashboard,
+  languageAttributes,
   signIn,
 } from './support/dashboard-browser-support.ts';
+import { startDashboardBrowserStack } from './support/dashboard-browser-stack.ts';
 import { CARDS, payByHttp } from './support/payer.ts';
-import { startStack, type Stack } from './support/stack.ts';
+import { payoutRecordArgs } from './support/payout-record.ts';
+import type { Stack } from './support/stack.ts';
 
 /**
  * The balance page in a real Chromium: a merchant paid twice, refunded part of one, and
@@ -32,26 +34,19 @@ const SCENARIO_TIMEOUT_MS = 120_000;
 
 let browser: Browser | undefined;
 let stack: Stack | undefined;
+let stopAll: (() => Promise<void>) | undefined;
 let merchant: Awaited<ReturnType<Stack['merchant']>>;
 
 beforeAll(async () => {
-  const started = await Promise.allSettled([
-    launchChromium(),
-    startStack(
-      'balance-browser',
-      { SECRETS_KEY, DASHBOARD_COOKIE_SECURE: 'false', RATE_LIMIT_PER_MINUTE: '100000' },
-      { withPayments: true, withDashboard: true },
-    ),
-  ]);
-  const [launched, stackStarted] = started;
-  if (launched.status === 'fulfilled') browser = launched.value;
-  if (stackStarted.status === 'fulfilled') stack = stackStarted.value;
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
+  ({
+    browser,
+    stack,
+    stop: stopAll,
+  } = await startDashboardBrowserStack('balance-browser', { SECRETS_KEY }, { withPayments: true }));
 
-  merchant = await stack!.merchant('Librairie du Môle', { walletId: 'W-MOLE', feeDzd: 15 });
-  await dashboardUser(stack!, merchant.id, EMAIL, PASSWORD);
-  const client = stack!.client(merchant.testKey);
+  merchant = await stack.merchant('Librairie du Môle', { walletId: 'W-MOLE', feeDzd: 15 });
+  await dashboardUser(stack, merchant.id, EMAIL, PASSWORD);
+  const client = stack.client(merchant.testKey);
   const ids: string[] = [];
   for (const amount of [150_000, 200_050]) {
     const payment = await client.registerPayment({
@@ -63,46 +58,20 @@ beforeAll(async () => {
     ids.push(payment.id);
   }
   await client.refundPayment(ids[0]!, { amount: 50_000 });
-  await runAdminCli({ ...stack!.infra.env }, [
-    'payout',
-    'record',
-    merchant.id,
-    '--mode',
-    'test',
-    '--amount',
-    '1000.25',
-    '--wallet',
-    'W-MOLE',
-    '--reference',
-    'BNA-UI-0001',
+  await runAdminCli({ ...stack.infra.env }, [
+    ...payoutRecordArgs(merchant.id, {
+      amount: '1000.25',
+      wallet: 'W-MOLE',
+      reference: 'BNA-UI-0001',
+    }),
     '--operator',
     'amina',
   ]);
 }, 120_000);
 
-afterAll(async () => {
-  const stopped = await Promise.allSettled([browser?.close(), stack?.stop()]);
-  const failed = stopped.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
-});
+afterAll(() => stopAll?.());
 
 const base = () => stack!.dashboard!.url;
-
-async function inDashboard(
-  options: { phone?: boolean },
-  scenario: (page: Page) => Promise<void>,
-): Promise<void> {
-  const context = await openContext(browser!, options);
-  const page = await context.newPage();
-  try {
-    await scenario(page);
-  } catch (error) {
-    if (error instanceof Error) error.message += `\n\nbrowser was at: ${page.url()}`;
-    throw error;
-  } finally {
-    await context.close();
-  }
-}
 
 /** 3 530,50 DZD collected − 30 fees − 500 refunded − 1 000,25 paid out. */
 const BALANCE = 200_025;
@@ -114,19 +83,12 @@ describe('the balance page', () => {
         `in ${language} on a ${device}: figures, days, payouts, statements; no serious axe violation`,
         async () => {
           const t = BalanceMessages[language];
-          await inDashboard({ phone: device === 'phone' }, async (page) => {
+          await inDashboard(browser!, { phone: device === 'phone' }, async (page) => {
             await signIn(page, base(), EMAIL, PASSWORD);
-            await page
-              .locator(`form[action="/dashboard/language"] button[value="${language}"]`)
-              .first()
-              .click();
-            await page.waitForLoadState();
+            await chooseLanguage(page, language);
             const response = await page.goto(`${base()}/dashboard/balance`);
             expect(response?.status()).toBe(200);
-            expect(await documentLanguage(page)).toEqual({
-              lang: language,
-              dir: language === 'ar' ? 'rtl' : 'ltr',
-            });
+            expect(await documentLanguage(page)).toEqual(languageAttributes(language));
             const now = page.locator('section[aria-labelledby="balance-now"]');
             await expect.poll(() => now.textContent()).toContain(money(BALANCE, language));
             expect(await now.textContent()).toContain(money(353_050, language));
@@ -138,9 +100,9 @@ describe('the balance page', () => {
             const days = page.locator('section[aria-labelledby="by-day"] tbody tr');
             expect(await days.count()).toBe(2);
             expect(await days.last().textContent()).toContain(money(BALANCE, language));
-            await screenshot(page, `balance-${language}-${device}`);
-            expect(await seriousViolations(page)).toEqual([]);
-            if (device === 'phone') expect(await overflowsSideways(page)).toBe(false);
+            const problems: Record<string, unknown> = {};
+            await checkPage(page, `balance-${language}-${device}`, problems, device === 'phone');
+            expect(problems).toEqual({});
           });
         },
         SCENARIO_TIMEOUT_MS,
@@ -151,7 +113,7 @@ describe('the balance page', () => {
   it(
     'downloads this month’s statement as PDF, CSV and XLSX from the page',
     async () => {
-      await inDashboard({}, async (page) => {
+      await inDashboard(browser!, {}, async (page) => {
         await signIn(page, base(), EMAIL, PASSWORD);
         await page.goto(`${base()}/dashboard/balance`);
         const month = algiersMonth(new Date());

@@ -1,28 +1,15 @@
 import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { accountsRepository } from '@dzpay/accounts';
 import { algiersDay, algiersMonth, type PayoutRecordReply } from '@dzpay/contracts';
 import { ADMIN_CLI_ENTRY } from '@dzpay/testkit/processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARDS, payByHttp } from './support/payer.ts';
+import { payoutRecordArgs } from './support/payout-record.ts';
 import { startStack, type Stack } from './support/stack.ts';
+import { workbookOf } from './support/workbooks.ts';
 
 const run = promisify(execFile);
-
-/** exceljs, from libs/rendering (the workspace root does not list it): what the test reads. */
-interface Workbook {
-  worksheets: {
-    rowCount: number;
-    getRow(index: number): { getCell(index: number): { value: unknown } };
-  }[];
-  xlsx: { load(bytes: Buffer): Promise<unknown> };
-}
-const excelPath = createRequire(new URL('../libs/rendering/package.json', import.meta.url)).resolve(
-  'exceljs',
-);
-const ExcelJS = ((await import(excelPath)) as { default: { Workbook: new () => Workbook } })
-  .default;
 
 let stack: Stack;
 let merchant: Awaited<ReturnType<Stack['merchant']>>;
@@ -46,6 +33,10 @@ async function dzpay(...args: string[]): Promise<{ code: number; stdout: string;
   }
 }
 
+/** `pnpm dzpay payout record` for the merchant; `flags` go before the command. */
+const recordPayout = (amount: string, wallet: string, reference: string, ...flags: string[]) =>
+  dzpay(...flags, ...payoutRecordArgs(merchant.id, { amount, wallet, reference }));
+
 let seq = 0;
 async function paid(amount: number) {
   const client = stack.client(merchant.testKey);
@@ -68,54 +59,17 @@ describe('balance and payouts, end to end', () => {
     await client.refundPayment(first.id, { amount: 50_000 });
 
     // More than the balance: refused, with what it may take, and nothing recorded.
-    const tooMuch = await dzpay(
-      'payout',
-      'record',
-      merchant.id,
-      '--mode',
-      'test',
-      '--amount',
-      '3000.51',
-      '--wallet',
-      'W-BAL-1',
-      '--reference',
-      'BNA-TOO-MUCH',
-    );
+    const tooMuch = await recordPayout('3000.51', 'W-BAL-1', 'BNA-TOO-MUCH');
     expect(tooMuch.code).toBe(1);
     expect(tooMuch.stderr).toContain(
       'payout of 3000.51 DZD is more than the available balance of 3000.50 DZD',
     );
     // A wallet that is not the merchant's: refused before payments is asked.
-    const elsewhere = await dzpay(
-      'payout',
-      'record',
-      merchant.id,
-      '--mode',
-      'test',
-      '--amount',
-      '10',
-      '--wallet',
-      'W-OTHER',
-      '--reference',
-      'BNA-WRONG-WALLET',
-    );
+    const elsewhere = await recordPayout('10', 'W-OTHER', 'BNA-WRONG-WALLET');
     expect(elsewhere.code).toBe(1);
     expect(elsewhere.stderr).toContain('is not merchant');
 
-    const recorded = await dzpay(
-      '--json',
-      'payout',
-      'record',
-      merchant.id,
-      '--mode',
-      'test',
-      '--amount',
-      '1000,25',
-      '--wallet',
-      'W-BAL-1',
-      '--reference',
-      'BNA-2026-0001',
-    );
+    const recorded = await recordPayout('1000,25', 'W-BAL-1', 'BNA-2026-0001', '--json');
     expect(recorded.code, recorded.stderr).toBe(0);
     const reply = JSON.parse(recorded.stdout) as PayoutRecordReply;
     expect(reply).toMatchObject({
@@ -124,19 +78,7 @@ describe('balance and payouts, end to end', () => {
       payout: { amount: 100_025, wallet: 'W-BAL-1', reference: 'BNA-2026-0001' },
     });
     // The same bank reference again: the same payout, nothing new.
-    const again = await dzpay(
-      'payout',
-      'record',
-      merchant.id,
-      '--mode',
-      'test',
-      '--amount',
-      '1000.25',
-      '--wallet',
-      'W-BAL-1',
-      '--reference',
-      'BNA-2026-0001',
-    );
+    const again = await recordPayout('1000.25', 'W-BAL-1', 'BNA-2026-0001');
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain(`already recorded: payout ${reply.payout.id}`);
 
@@ -209,9 +151,7 @@ describe('balance and payouts, end to end', () => {
     expect(lines.at(-1)).toBe('total;2;3530,50;30,00;1;500,00;3000,50;1;1000,25;2000,25');
 
     const xlsx = await client.downloadStatement(month, { format: 'xlsx', language: 'fr' });
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(Buffer.from(xlsx));
-    const [days, payouts] = workbook.worksheets;
+    const [days, payouts] = (await workbookOf(xlsx)).worksheets;
     const total = days!.getRow(days!.rowCount);
     expect(total.getCell(1).value).toBe('Total');
     expect(total.getCell(10).value).toBe(2000.25);

@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { PaymentView } from '@dzpay/contracts';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsMessages } from '../services/dashboard/src/pages/payments-messages.ts';
 import { QrPageMessages } from '../services/dashboard/src/pages/qr-messages.ts';
-import { documentLanguage, launchChromium } from './support/browser.ts';
+import { documentLanguage } from './support/browser.ts';
 import {
+  chooseLanguage,
   dashboardUser,
   decodeQrPng,
-  openContext,
+  flashText,
+  inDashboard,
   chromeHeight,
   overflowsSideways,
   screenshot,
@@ -17,9 +18,11 @@ import {
   signIn,
 } from './support/dashboard-browser-support.ts';
 import { connectPartner, payProductReference } from './support/partner-merchant.ts';
-import { startPartnerServer, type PartnerServer } from './support/partner-server.ts';
+import { startDashboardBrowserStack } from './support/dashboard-browser-stack.ts';
+import type { PartnerServer } from './support/partner-server.ts';
+import { readPayment } from './support/paid-payment.ts';
 import { CARDS } from './support/payer.ts';
-import { startStack, type Stack } from './support/stack.ts';
+import type { Stack } from './support/stack.ts';
 
 /**
  * A merchant's day in the dashboard, in a real Chromium against the real dashboard,
@@ -41,40 +44,36 @@ const en = PaymentsMessages.en;
 let browser: Browser | undefined;
 let stack: Stack | undefined;
 let partner: PartnerServer | undefined;
+let stopAll: (() => Promise<void>) | undefined;
 let merchant: Awaited<ReturnType<Stack['merchant']>>;
 let paymentId = '';
 let qrToken = '';
 
 beforeAll(async () => {
-  const started = await Promise.allSettled([
-    launchChromium(),
-    startPartnerServer({ signingSecret: SIGNING_SECRET }),
-    startStack(
-      'dashboard-browser',
-      { SECRETS_KEY, DASHBOARD_COOKIE_SECURE: 'false', RATE_LIMIT_PER_MINUTE: '100000' },
-      {
-        withPayments: true,
-        withWebhooks: { SECRETS_KEY, WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200' },
-        withDashboard: true,
-      },
-    ),
-  ]);
-  const [launched, partnerStarted, stackStarted] = started;
-  if (launched.status === 'fulfilled') browser = launched.value;
-  if (partnerStarted.status === 'fulfilled') partner = partnerStarted.value;
-  if (stackStarted.status === 'fulfilled') stack = stackStarted.value;
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
+  ({
+    browser,
+    stack,
+    partner,
+    stop: stopAll,
+  } = await startDashboardBrowserStack(
+    'dashboard-browser',
+    { SECRETS_KEY },
+    {
+      withPayments: true,
+      withWebhooks: { SECRETS_KEY, WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200' },
+      partner: { signingSecret: SIGNING_SECRET },
+    },
+  ));
 
-  merchant = await stack!.merchant('Librairie du Môle', { walletId: 'W-1' });
+  merchant = await stack.merchant('Librairie du Môle', { walletId: 'W-1' });
   await connectPartner(
-    stack!,
+    stack,
     merchant.id,
     { url: partner!.url, signingSecret: SIGNING_SECRET },
     SECRETS_KEY,
   );
-  await dashboardUser(stack!, merchant.id, EMAIL, PASSWORD);
-  await payProductReference(stack!, merchant.id, REFERENCE, CARDS.approved);
+  await dashboardUser(stack, merchant.id, EMAIL, PASSWORD);
+  await payProductReference(stack, merchant.id, REFERENCE, CARDS.approved);
   // The partner hears of the success: the payment exists, paid, with its webhook sent.
   const deadline = Date.now() + 15_000;
   while (!partner!.webhooks.some((w) => w.data.reference === REFERENCE)) {
@@ -83,50 +82,20 @@ beforeAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   paymentId = String(partner!.webhooks.find((w) => w.data.reference === REFERENCE)!.data.paymentId);
-  qrToken = await stack!.qrCode(merchant.id);
+  qrToken = await stack.qrCode(merchant.id);
 }, 120_000);
 
-afterAll(async () => {
-  const stopped = await Promise.allSettled([browser?.close(), stack?.stop(), partner?.close()]);
-  const failed = stopped.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
-});
+afterAll(() => stopAll?.());
 
 const base = () => stack!.dashboard!.url;
 
-async function paymentOverApi(): Promise<PaymentView> {
-  const response = await stack!.get(`/api/v1/payments/${paymentId}`, {
-    'x-api-key': merchant.testKey,
-  });
-  expect(response.status).toBe(200);
-  return PaymentView.parse(((await response.json()) as { data: unknown }).data);
-}
-
-/** Runs a scenario in a fresh context; a failure says where the browser was. */
-async function inDashboard(
-  options: { phone?: boolean },
-  scenario: (page: Page) => Promise<void>,
-): Promise<void> {
-  const context = await openContext(browser!, options);
-  const page = await context.newPage();
-  try {
-    await scenario(page);
-  } catch (error) {
-    if (error instanceof Error) error.message += `\n\nbrowser was at: ${page.url()}`;
-    throw error;
-  } finally {
-    await context.close();
-  }
-}
-
-const flashText = async (page: Page) =>
-  ((await page.locator('.flash').first().textContent()) ?? '').trim();
+const paymentOverApi = () => readPayment(stack!, merchant.testKey, paymentId);
 
 describe('the merchant dashboard in Chromium', () => {
   it(
     'sign in, find a payment, refund part, replay its webhook, rotate the secret, a QR code, sign out',
     async () => {
-      await inDashboard({}, async (page) => {
+      await inDashboard(browser!, {}, async (page) => {
         await signIn(page, base(), EMAIL, PASSWORD);
 
         // Find the payment by its reference.
@@ -261,10 +230,9 @@ describe('the merchant dashboard in Chromium', () => {
   it(
     'in Arabic on a phone: right to left, no sideways scrolling, screenshots, and no serious axe violation',
     async () => {
-      await inDashboard({ phone: true }, async (page) => {
+      await inDashboard(browser!, { phone: true }, async (page) => {
         await signIn(page, base(), EMAIL, PASSWORD);
-        await page.locator('form[action="/dashboard/language"] button[value="ar"]').first().click();
-        await page.waitForLoadState();
+        await chooseLanguage(page, 'ar');
         const problems: Record<string, unknown> = {};
         for (const [name, path] of pages()) {
           const response = await page.goto(`${base()}${path}`);
@@ -294,20 +262,16 @@ describe('the merchant dashboard in Chromium', () => {
     'in English and French on a desktop: no serious axe violation on any page',
     async () => {
       // The check itself can fail: a page with an image without a text alternative.
-      await inDashboard({}, async (page) => {
+      await inDashboard(browser!, {}, async (page) => {
         await page.setContent(
           '<!doctype html><html lang="en"><title>t</title><main><img src="x.png"></main></html>',
         );
         expect((await seriousViolations(page)).map((v) => v.id)).toContain('image-alt');
       });
       for (const language of ['en', 'fr'] as const) {
-        await inDashboard({}, async (page) => {
+        await inDashboard(browser!, {}, async (page) => {
           await signIn(page, base(), EMAIL, PASSWORD);
-          await page
-            .locator(`form[action="/dashboard/language"] button[value="${language}"]`)
-            .first()
-            .click();
-          await page.waitForLoadState();
+          await chooseLanguage(page, language);
           const problems: Record<string, unknown> = {};
           for (const [name, path] of pages()) {
             await page.goto(`${base()}${path}`);

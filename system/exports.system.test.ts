@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDashboardUser, DashboardAgent } from './support/dashboard-agent.ts';
 import { CARDS, payByHttp, type Card } from './support/payer.ts';
 import { startStack, type Stack } from './support/stack.ts';
+import { workbookOf } from './support/workbooks.ts';
 
 // The files an accountant opens, over the whole stack: the payments export and the daily
 // report as XLSX (and the report as CSV), from the API and from the dashboard, read back
@@ -20,7 +21,6 @@ interface Worksheet {
 interface Workbook {
   worksheets: Worksheet[];
   getWorksheet(name: string): Worksheet | undefined;
-  xlsx: { load(bytes: Buffer | ArrayBuffer): Promise<unknown> };
   csv: { read(stream: Readable, options: object): Promise<Worksheet> };
 }
 const ExcelJS = ExcelJSModule as unknown as { Workbook: new () => Workbook };
@@ -46,12 +46,6 @@ async function pay(amount: number, card: Card = CARDS.approved) {
   });
   await payByHttp(payment.checkoutUrl, card);
   return client.getPayment(payment.id);
-}
-
-async function workbookOf(bytes: Uint8Array | ArrayBuffer) {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(bytes instanceof Uint8Array ? Buffer.from(bytes) : bytes);
-  return workbook;
 }
 
 /** A sheet's rows as arrays of cell values (exceljs's row.values start at index 1). */

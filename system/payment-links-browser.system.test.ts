@@ -3,17 +3,19 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentLinkPageMessages } from '../services/dashboard/src/pages/payment-link-messages.ts';
 import { PaymentLinkMessages } from '../services/gateway/src/pages/payment-link-messages.ts';
-import { documentLanguage, launchChromium } from './support/browser.ts';
+import { documentLanguage } from './support/browser.ts';
 import {
+  checkPage,
+  chooseLanguage,
   dashboardUser,
-  openContext,
-  overflowsSideways,
-  screenshot,
-  seriousViolations,
+  flashText,
+  inDashboard,
+  languageAttributes,
   signIn,
 } from './support/dashboard-browser-support.ts';
+import { startDashboardBrowserStack } from './support/dashboard-browser-stack.ts';
 import { CARDS } from './support/payer.ts';
-import { startStack, type Stack } from './support/stack.ts';
+import type { Stack } from './support/stack.ts';
 
 /**
  * A merchant makes a payment link in the dashboard and a payer pays it, in a real
@@ -29,44 +31,25 @@ const SCENARIO_TIMEOUT_MS = 120_000;
 
 let browser: Browser | undefined;
 let stack: Stack | undefined;
+let stopAll: (() => Promise<void>) | undefined;
 let merchantId = '';
 let testKey = '';
 
 beforeAll(async () => {
-  const started = await Promise.allSettled([
-    launchChromium(),
-    startStack(
-      'payment-links-browser',
-      { DASHBOARD_COOKIE_SECURE: 'false', RATE_LIMIT_PER_MINUTE: '100000' },
-      { withPayments: true, withDashboard: true },
-    ),
-  ]);
-  const [launched, stackStarted] = started;
-  if (launched.status === 'fulfilled') browser = launched.value;
-  if (stackStarted.status === 'fulfilled') stack = stackStarted.value;
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  const merchant = await stack!.merchant('Atelier Tassili', { walletId: 'W-1', feeDzd: 50 });
+  ({
+    browser,
+    stack,
+    stop: stopAll,
+  } = await startDashboardBrowserStack('payment-links-browser', {}, { withPayments: true }));
+  const merchant = await stack.merchant('Atelier Tassili', { walletId: 'W-1', feeDzd: 50 });
   merchantId = merchant.id;
   testKey = merchant.testKey;
-  await dashboardUser(stack!, merchantId, EMAIL, PASSWORD);
+  await dashboardUser(stack, merchantId, EMAIL, PASSWORD);
 }, 120_000);
 
-afterAll(async () => {
-  const stopped = await Promise.allSettled([browser?.close(), stack?.stop()]);
-  const failed = stopped.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
-});
+afterAll(() => stopAll?.());
 
 const dashboard = () => stack!.dashboard!.url;
-
-/** axe, the phone's width, and a screenshot: what every new page must pass. */
-async function check(page: Page, name: string, problems: Record<string, unknown>, phone: boolean) {
-  await screenshot(page, `payment-links-${name}`);
-  const violations = await seriousViolations(page);
-  if (violations.length) problems[name] = violations;
-  if (phone && (await overflowsSideways(page))) problems[`${name} (sideways scrolling)`] = true;
-}
 
 /** Presses pay on the checkout page, then types the card on the sandbox's form. */
 async function payWithCard(page: Page): Promise<void> {
@@ -95,28 +78,19 @@ describe('payment links in Chromium', () => {
       async () => {
         const t = PaymentLinkPageMessages[language];
         const payerText = PaymentLinkMessages[language];
-        const name = `${language}-${device}`;
+        const name = `payment-links-${language}-${device}`;
         const problems: Record<string, unknown> = {};
-        const context = await openContext(browser!, { phone });
-        const page = await context.newPage();
-        try {
+        await inDashboard(browser!, { phone }, async (page) => {
           await signIn(page, dashboard(), EMAIL, PASSWORD);
-          await page
-            .locator(`form[action="/dashboard/language"] button[value="${language}"]`)
-            .first()
-            .click();
-          await page.waitForLoadState();
+          await chooseLanguage(page, language);
 
           // The list, then the form of a new link.
           await page.goto(`${dashboard()}/dashboard/payment-links`);
-          expect(await documentLanguage(page)).toEqual({
-            lang: language,
-            dir: language === 'ar' ? 'rtl' : 'ltr',
-          });
-          await check(page, `${name}-list`, problems, phone);
+          expect(await documentLanguage(page)).toEqual(languageAttributes(language));
+          await checkPage(page, `${name}-list`, problems, phone);
           await page.locator('a[href="/dashboard/payment-links/new"]').click();
           await page.waitForURL((url) => url.pathname === '/dashboard/payment-links/new');
-          await check(page, `${name}-new`, problems, phone);
+          await checkPage(page, `${name}-new`, problems, phone);
 
           // Arabic: the payer chooses between bounds typed the Arabic way; French: a
           // fixed amount with a decimal comma. Single use both times.
@@ -136,10 +110,8 @@ describe('payment links in Chromium', () => {
           await page.waitForURL((url) =>
             /^\/dashboard\/payment-links\/[0-9a-f-]{36}$/.test(url.pathname),
           );
-          expect(((await page.locator('.flash').first().textContent()) ?? '').trim()).toBe(
-            t.created,
-          );
-          await check(page, `${name}-link`, problems, phone);
+          expect(await flashText(page)).toBe(t.created);
+          await checkPage(page, `${name}-link`, problems, phone);
           const linkPage = page.url();
           const payerUrl = await page.locator('a[href*="/link/pl_"]').first().getAttribute('href');
           expect(payerUrl?.startsWith(`${stack!.gateway.url}/link/pl_`)).toBe(true);
@@ -148,7 +120,7 @@ describe('payment links in Chromium', () => {
           await page.goto(`${payerUrl}?lang=${language}`);
           expect((await documentLanguage(page)).dir).toBe(language === 'ar' ? 'rtl' : 'ltr');
           expect(await page.locator('h1').textContent()).toBe('Atelier Tassili');
-          await check(page, `${name}-payer`, problems, phone);
+          await checkPage(page, `${name}-payer`, problems, phone);
           if (language === 'ar') {
             await page.fill('#amount', '1');
             await page.locator('form button[type="submit"]').click();
@@ -160,7 +132,7 @@ describe('payment links in Chromium', () => {
             await page.locator('form button[type="submit"]').click();
             await page.locator('#amount-error').waitFor();
             expect(await page.locator('#amount-error').textContent()).toContain('أدخل مبلغًا');
-            await check(page, `${name}-payer-refused`, problems, phone);
+            await checkPage(page, `${name}-payer-refused`, problems, phone);
             await page.fill('#amount', '1500.5');
           }
           await page.locator('form button[type="submit"]').click();
@@ -184,27 +156,20 @@ describe('payment links in Chromium', () => {
           ]);
           await page.goto(`${payerUrl}?lang=${language}`);
           expect(await page.locator('h1').textContent()).toBe(payerText.used);
-          await check(page, `${name}-payer-used`, problems, phone);
+          await checkPage(page, `${name}-payer-used`, problems, phone);
 
           // Deactivating needs its confirmation.
           await page.goto(linkPage);
           await page.locator(`a[href$="/deactivate"]`).click();
           await page.waitForURL((url) => url.pathname.endsWith('/deactivate'));
-          await check(page, `${name}-deactivate`, problems, phone);
+          await checkPage(page, `${name}-deactivate`, problems, phone);
           await page.locator('form[action$="/deactivate"] button[type="submit"]').click();
           await page.waitForURL((url) => url.href === linkPage);
-          expect(((await page.locator('.flash').first().textContent()) ?? '').trim()).toBe(
-            t.deactivated,
-          );
+          expect(await flashText(page)).toBe(t.deactivated);
           await page.goto(`${payerUrl}?lang=${language}`);
           expect(await page.locator('h1').textContent()).toBe(payerText.deactivated);
-          await check(page, `${name}-payer-deactivated`, problems, phone);
-        } catch (error) {
-          if (error instanceof Error) error.message += `\n\nbrowser was at: ${page.url()}`;
-          throw error;
-        } finally {
-          await context.close();
-        }
+          await checkPage(page, `${name}-payer-deactivated`, problems, phone);
+        });
         expect(problems).toEqual({});
       },
       SCENARIO_TIMEOUT_MS,

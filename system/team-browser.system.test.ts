@@ -1,21 +1,22 @@
-import { algiersDay, PaymentView, RegisteredPayment, type Language } from '@dzpay/contracts';
-import ExcelJS from 'exceljs';
-import type { Browser, Page } from 'playwright-core';
+import { algiersDay, type Language, type PaymentView } from '@dzpay/contracts';
+import type ExcelJS from 'exceljs';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditMessages } from '../services/dashboard/src/audit-messages.ts';
 import { DashboardMessages } from '../services/dashboard/src/messages.ts';
 import { TeamMessages } from '../services/dashboard/src/team-messages.ts';
-import { documentLanguage, launchChromium } from './support/browser.ts';
+import { documentLanguage } from './support/browser.ts';
 import {
+  checkPage,
   dashboardUser,
+  flashText,
   openContext,
-  overflowsSideways,
-  screenshot,
-  seriousViolations,
   signIn,
 } from './support/dashboard-browser-support.ts';
-import { CARDS, payByHttp } from './support/payer.ts';
-import { startStack, type Stack } from './support/stack.ts';
+import { startDashboardBrowserStack } from './support/dashboard-browser-stack.ts';
+import { paidPayment } from './support/paid-payment.ts';
+import type { Stack } from './support/stack.ts';
+import { workbookOf } from './support/workbooks.ts';
 
 /**
  * A team in Chromium, in Arabic and French, on a laptop and a 390×844 phone: the owner
@@ -30,57 +31,28 @@ const SCENARIO_TIMEOUT_MS = 120_000;
 
 let browser: Browser | undefined;
 let stack: Stack | undefined;
+let stopAll: (() => Promise<void>) | undefined;
 let merchant: Awaited<ReturnType<Stack['merchant']>>;
 let paid: PaymentView;
 
 beforeAll(async () => {
-  const started = await Promise.allSettled([
-    launchChromium(),
-    startStack(
-      'team-browser',
-      { DASHBOARD_COOKIE_SECURE: 'false', RATE_LIMIT_PER_MINUTE: '100000' },
-      { withPayments: true, withDashboard: true },
-    ),
-  ]);
-  const [launched, stackStarted] = started;
-  if (launched.status === 'fulfilled') browser = launched.value;
-  if (stackStarted.status === 'fulfilled') stack = stackStarted.value;
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  merchant = await stack!.merchant('Librairie de l’Équipe');
-  await dashboardUser(stack!, merchant.id, OWNER, PASSWORD);
-  const registered = await stack!.post(
-    '/api/v1/payments',
-    {
-      amount: 420_000,
-      currency: 'DZD',
-      reference: `TEAM-${Date.now()}`,
-      successUrl: 'https://shop.example/ok',
-      failureUrl: 'https://shop.example/ko',
-    },
-    { 'x-api-key': merchant.testKey },
-  );
-  const payment = RegisteredPayment.parse(((await registered.json()) as { data: unknown }).data);
-  await payByHttp(payment.checkoutUrl, CARDS.approved);
-  const read = await stack!.get(`/api/v1/payments/${payment.id}`, {
-    'x-api-key': merchant.testKey,
+  ({
+    browser,
+    stack,
+    stop: stopAll,
+  } = await startDashboardBrowserStack('team-browser', {}, { withPayments: true }));
+  merchant = await stack.merchant('Librairie de l’Équipe');
+  await dashboardUser(stack, merchant.id, OWNER, PASSWORD);
+  paid = await paidPayment(stack, merchant.testKey, {
+    amount: 420_000,
+    reference: `TEAM-${Date.now()}`,
   });
-  paid = PaymentView.parse(((await read.json()) as { data: unknown }).data);
   expect(paid.status).toBe('success');
 }, 120_000);
 
-afterAll(async () => {
-  const stopped = await Promise.allSettled([browser?.close(), stack?.stop()]);
-  const failed = stopped.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
-});
+afterAll(() => stopAll?.());
 
 const base = () => stack!.dashboard!.url;
-
-/** No serious axe violation on the page, said with the page's name when there is one. */
-async function accessible(page: Page, name: string) {
-  expect({ name, violations: await seriousViolations(page) }).toEqual({ name, violations: [] });
-}
 
 const LOCALES: Record<Language, string> = { ar: 'ar-DZ', fr: 'fr-FR', en: 'en-GB' };
 
@@ -94,6 +66,7 @@ describe('a team in Chromium', () => {
           const t = DashboardMessages[language];
           const tt = TeamMessages[language];
           const accountant = `compta-${language}-${device}@equipe.dz`;
+          const problems: Record<string, unknown> = {};
           const ownerContext = await openContext(browser!, { phone, locale: LOCALES[language] });
           const mateContext = await openContext(browser!, { phone, locale: LOCALES[language] });
           const owner = await ownerContext.newPage();
@@ -112,9 +85,7 @@ describe('a team in Chromium', () => {
             expect(link).toContain('/dashboard/invite/');
             expect(await owner.locator('#pending').count()).toBe(1);
             expect(await owner.locator(`tr:has-text("${accountant}")`).count()).toBe(1);
-            await accessible(owner, 'team page with an invitation');
-            if (phone) expect(await overflowsSideways(owner)).toBe(false);
-            await screenshot(owner, `team-invite-${language}-${device}`);
+            await checkPage(owner, `team-invite-${language}-${device}`, problems, phone);
 
             // The accountant joins and signs in.
             await mate.goto(link.replace(stack!.gateway.url, base()));
@@ -134,8 +105,7 @@ describe('a team in Chromium', () => {
             // Nor any way to the pages of keys and webhooks.
             expect(await mate.locator('nav.main a[href="/dashboard/api-keys"]').count()).toBe(0);
             expect(await mate.locator('nav.main a[href="/dashboard/audit"]').count()).toBe(1);
-            await accessible(mate, 'payment page of an accountant');
-            await screenshot(mate, `team-accountant-payment-${language}-${device}`);
+            await checkPage(mate, `team-accountant-payment-${language}-${device}`, problems, phone);
 
             // The month's payments as XLSX, as an accountant exports them: the list of this
             // Algiers month, its workbook link, the paid payment in the file.
@@ -148,7 +118,7 @@ describe('a team in Chromium', () => {
               mate.locator('a[href*="format=xlsx"]').first().click(),
             ]);
             expect(workbook.suggestedFilename()).toMatch(/\.xlsx$/);
-            const sheet = await readWorkbook(await workbook.path());
+            const sheet = await firstSheet(await workbook.path());
             expect(JSON.stringify(sheet.getSheetValues())).toContain(paid.reference);
             // And the month's statement, from the balance page.
             await mate.goto(`${base()}/dashboard/balance`);
@@ -157,22 +127,19 @@ describe('a team in Chromium', () => {
               mate.locator('a[href*="format=xlsx"]').first().click(),
             ]);
             expect(statement.suggestedFilename()).toMatch(/\.xlsx$/);
-            expect((await readWorkbook(await statement.path())).name).toBeTruthy();
+            expect((await firstSheet(await statement.path())).name).toBeTruthy();
 
             // A page they may not open, typed in: a 403 page in their language.
             const refused = await mate.goto(`${base()}/dashboard/api-keys`);
             expect(refused?.status()).toBe(403);
             expect(await mate.locator('h1').textContent()).toBe(t.forbiddenTitle);
-            await accessible(mate, 'forbidden page');
-            await screenshot(mate, `team-forbidden-${language}-${device}`);
+            await checkPage(mate, `team-forbidden-${language}-${device}`, problems, phone);
 
             // The activity log they may read: the invitation that brought them in.
             await mate.goto(`${base()}/dashboard/audit`);
             expect(await mate.locator('h1').textContent()).toBe(AuditMessages[language].title);
             expect(await mate.locator(`td:has-text("${accountant}")`).count()).toBeGreaterThan(0);
-            await accessible(mate, 'activity page');
-            if (phone) expect(await overflowsSideways(mate)).toBe(false);
-            await screenshot(mate, `team-audit-${language}-${device}`);
+            await checkPage(mate, `team-audit-${language}-${device}`, problems, phone);
 
             // The owner disables them: their next click is the sign-in page.
             await owner.goto(`${base()}/dashboard/team`);
@@ -182,14 +149,12 @@ describe('a team in Chromium', () => {
               )
               .click();
             await owner.waitForURL((url) => url.pathname === '/dashboard/team');
-            expect(((await owner.locator('.flash').first().textContent()) ?? '').trim()).toBe(
-              tt.userDisabled(accountant),
-            );
+            expect(await flashText(owner)).toBe(tt.userDisabled(accountant));
             expect(await owner.locator(`tr:has-text("${accountant}") .badge.bad`).count()).toBe(1);
-            await accessible(owner, 'team page after disabling');
-            await screenshot(owner, `team-disabled-${language}-${device}`);
+            await checkPage(owner, `team-disabled-${language}-${device}`, problems, phone);
             await mate.goto(`${base()}/dashboard/payments`);
             expect(new URL(mate.url()).pathname).toBe('/dashboard/login');
+            expect(problems).toEqual({});
           } finally {
             await ownerContext.close();
             await mateContext.close();
@@ -201,11 +166,9 @@ describe('a team in Chromium', () => {
   }
 });
 
-/** The first sheet of a downloaded workbook, read back with exceljs. */
-async function readWorkbook(path: string): Promise<ExcelJS.Worksheet> {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.readFile(path);
-  const sheet = workbook.worksheets[0];
+/** The first sheet of a downloaded workbook. */
+async function firstSheet(path: string): Promise<ExcelJS.Worksheet> {
+  const sheet = (await workbookOf(path)).worksheets[0];
   if (!sheet) throw new Error(`no sheet in ${path}`);
   return sheet;
 }

@@ -1,11 +1,11 @@
-import { dashboardUsers, hashPassword, type DashboardRole } from '@dzpay/accounts';
-import { PaymentView, RegisteredPayment } from '@dzpay/contracts';
+import type { DashboardRole } from '@dzpay/accounts';
+import type { PaymentView } from '@dzpay/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardMessages } from '../services/dashboard/src/messages.ts';
 import { allows } from '../services/dashboard/src/permissions.ts';
 import { TeamMessages } from '../services/dashboard/src/team-messages.ts';
-import { DashboardAgent, textOf } from './support/dashboard-agent.ts';
-import { CARDS, payByHttp } from './support/payer.ts';
+import { createDashboardUser, DashboardAgent, textOf } from './support/dashboard-agent.ts';
+import { paidPayment, readPayment } from './support/paid-payment.ts';
 import { startStack, type Stack } from './support/stack.ts';
 
 // Roles over real HTTP against the real dashboard, payments and Postgres: each role is let
@@ -23,14 +23,7 @@ const agent = (language = 'en') =>
   new DashboardAgent(stack.dashboard!.url, { 'accept-language': language });
 
 async function userWithRole(role: DashboardRole, email = `${role}-${seq++}@shop.dz`) {
-  const created = await dashboardUsers(stack.gateway.runtime.sql).create(
-    shop.id,
-    email,
-    await hashPassword(password),
-    role,
-  );
-  if ('problem' in created) throw new Error(created.problem);
-  return { id: created.user.id, email };
+  return { id: await createDashboardUser(stack, shop.id, email, password, role), email };
 }
 
 async function signedIn(role: DashboardRole, language = 'en') {
@@ -40,28 +33,7 @@ async function signedIn(role: DashboardRole, language = 'en') {
   return { ...user, browser };
 }
 
-async function paidPayment(): Promise<PaymentView> {
-  const response = await stack.post(
-    '/api/v1/payments',
-    {
-      amount: 250_000,
-      currency: 'DZD',
-      reference: `ROLE-${Date.now()}-${seq++}`,
-      successUrl: 'https://shop.example/ok',
-      failureUrl: 'https://shop.example/ko',
-    },
-    { 'x-api-key': shop.testKey },
-  );
-  expect(response.status).toBe(201);
-  const payment = RegisteredPayment.parse(((await response.json()) as { data: unknown }).data);
-  await payByHttp(payment.checkoutUrl, CARDS.approved);
-  return read(payment.id);
-}
-
-async function read(id: string): Promise<PaymentView> {
-  const response = await stack.get(`/api/v1/payments/${id}`, { 'x-api-key': shop.testKey });
-  return PaymentView.parse(((await response.json()) as { data: unknown }).data);
-}
+const read = (id: string) => readPayment(stack, shop.testKey, id);
 
 beforeAll(async () => {
   stack = await startStack(
@@ -70,7 +42,10 @@ beforeAll(async () => {
     { withPayments: true, withDashboard: true },
   );
   shop = await stack.merchant('Librairie des Rôles');
-  paid = await paidPayment();
+  paid = await paidPayment(stack, shop.testKey, {
+    amount: 250_000,
+    reference: `ROLE-${Date.now()}-${seq++}`,
+  });
   expect(paid.status).toBe('success');
 }, 90_000);
 afterAll(() => stack?.stop());

@@ -2,19 +2,22 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveriesMessages } from '../services/dashboard/src/webhook-deliveries-messages.ts';
-import { documentLanguage, launchChromium } from './support/browser.ts';
+import { documentLanguage } from './support/browser.ts';
 import {
+  checkPage,
+  chooseLanguage,
   dashboardUser,
-  openContext,
-  overflowsSideways,
+  flashText,
+  inDashboard,
+  languageAttributes,
   screenshot,
-  seriousViolations,
   signIn,
 } from './support/dashboard-browser-support.ts';
+import { startDashboardBrowserStack } from './support/dashboard-browser-stack.ts';
 import { connectPartner, payProductReference } from './support/partner-merchant.ts';
-import { startPartnerServer, type PartnerServer } from './support/partner-server.ts';
+import type { PartnerServer } from './support/partner-server.ts';
 import { CARDS } from './support/payer.ts';
-import { startStack, type Stack } from './support/stack.ts';
+import type { Stack } from './support/stack.ts';
 
 /**
  * The page of every webhook delivery in a real Chromium, in Arabic and French, on a
@@ -35,41 +38,34 @@ const PATH = '/dashboard/webhooks/deliveries';
 let browser: Browser | undefined;
 let stack: Stack | undefined;
 let partner: PartnerServer | undefined;
+let stopAll: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const started = await Promise.allSettled([
-    launchChromium(),
-    // The partner's server refuses the first webhook, then takes them all.
-    startPartnerServer({
-      signingSecret: SIGNING_SECRET,
-      webhookStatus: (call) => (call === 1 ? 503 : 200),
-    }),
-    startStack(
-      'webhook-deliveries-browser',
-      { SECRETS_KEY, DASHBOARD_COOKIE_SECURE: 'false', RATE_LIMIT_PER_MINUTE: '100000' },
-      {
-        withPayments: true,
-        withWebhooks: { SECRETS_KEY, WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200' },
-        withDashboard: true,
-      },
-    ),
-  ]);
-  const [launched, partnerStarted, stackStarted] = started;
-  if (launched.status === 'fulfilled') browser = launched.value;
-  if (partnerStarted.status === 'fulfilled') partner = partnerStarted.value;
-  if (stackStarted.status === 'fulfilled') stack = stackStarted.value;
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
+  ({
+    browser,
+    stack,
+    partner,
+    stop: stopAll,
+  } = await startDashboardBrowserStack(
+    'webhook-deliveries-browser',
+    { SECRETS_KEY },
+    {
+      withPayments: true,
+      withWebhooks: { SECRETS_KEY, WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200' },
+      // The partner's server refuses the first webhook, then takes them all.
+      partner: { signingSecret: SIGNING_SECRET, webhookStatus: (call) => (call === 1 ? 503 : 200) },
+    },
+  ));
 
-  const merchant = await stack!.merchant('Librairie d’Annaba', { walletId: 'W-A' });
+  const merchant = await stack.merchant('Librairie d’Annaba', { walletId: 'W-A' });
   await connectPartner(
-    stack!,
+    stack,
     merchant.id,
     { url: partner!.url, signingSecret: SIGNING_SECRET },
     SECRETS_KEY,
   );
-  await dashboardUser(stack!, merchant.id, EMAIL, PASSWORD);
-  await payProductReference(stack!, merchant.id, REFERENCE, CARDS.approved);
+  await dashboardUser(stack, merchant.id, EMAIL, PASSWORD);
+  await payProductReference(stack, merchant.id, REFERENCE, CARDS.approved);
   // Delivered after its refusal: two attempts, the second acknowledged.
   const deadline = Date.now() + 15_000;
   while (!partner!.webhooks.some((w) => w.data.reference === REFERENCE)) {
@@ -77,35 +73,20 @@ beforeAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-  await partner?.close();
-  await browser?.close();
-});
+afterAll(() => stopAll?.());
 
 const base = () => stack!.dashboard!.url;
 
-async function inDashboard(
+/** A fresh context signed in, the dashboard in `language`. */
+const signedIn = (
   options: { phone?: boolean; language: 'ar' | 'fr' },
   scenario: (page: Page) => Promise<void>,
-): Promise<void> {
-  const context = await openContext(browser!, { ...(options.phone ? { phone: true } : {}) });
-  const page = await context.newPage();
-  try {
+) =>
+  inDashboard(browser!, options.phone ? { phone: true } : {}, async (page) => {
     await signIn(page, base(), EMAIL, PASSWORD);
-    await page
-      .locator(`form[action="/dashboard/language"] button[value="${options.language}"]`)
-      .first()
-      .click();
-    await page.waitForLoadState();
+    await chooseLanguage(page, options.language);
     await scenario(page);
-  } catch (error) {
-    if (error instanceof Error) error.message += `\n\nbrowser was at: ${page.url()}`;
-    throw error;
-  } finally {
-    await context.close();
-  }
-}
+  });
 
 const row = (page: Page) => page.locator('table.responsive tbody tr', { hasText: REFERENCE });
 
@@ -116,13 +97,10 @@ describe('the webhook deliveries page in Chromium', () => {
         `${language} on a ${device}: attempts shown, filter and resend by clicks, axe clean`,
         async () => {
           const text = DeliveriesMessages[language];
-          await inDashboard({ language, phone: device === 'phone' }, async (page) => {
+          await signedIn({ language, phone: device === 'phone' }, async (page) => {
             const response = await page.goto(`${base()}${PATH}`);
             expect(response?.status()).toBe(200);
-            expect(await documentLanguage(page)).toEqual({
-              lang: language,
-              dir: language === 'ar' ? 'rtl' : 'ltr',
-            });
+            expect(await documentLanguage(page)).toEqual(languageAttributes(language));
             expect(await page.locator('h1').textContent()).toBe(text.title);
             await expect.poll(() => row(page).count()).toBe(1);
             const attempts = row(page).locator('ol.attempts li');
@@ -130,12 +108,9 @@ describe('the webhook deliveries page in Chromium', () => {
             // The code never breaks over two lines (a no-break space).
             expect(await attempts.nth(0).textContent()).toContain('HTTP\u00a0503');
             expect(await attempts.nth(1).textContent()).toContain('HTTP\u00a0200');
-            await screenshot(page, `webhook-deliveries-${language}-${device}`);
+            const name = `webhook-deliveries-${language}-${device}`;
             const problems: Record<string, unknown> = {};
-            const violations = await seriousViolations(page);
-            if (violations.length) problems.list = violations;
-            if (device === 'phone' && (await overflowsSideways(page)))
-              problems['sideways scrolling'] = true;
+            await checkPage(page, name, problems, device === 'phone');
 
             // Filter by clicks: given up hides it, delivered shows it.
             const filters = page.locator('details.filters');
@@ -150,17 +125,14 @@ describe('the webhook deliveries page in Chromium', () => {
             await page.locator('form[role="search"] button[type="submit"]').click();
             await page.waitForURL(/outcome=delivered/);
             expect(await row(page).count()).toBe(1);
-            await screenshot(page, `webhook-deliveries-${language}-${device}-filtered`);
+            await screenshot(page, `${name}-filtered`);
 
             // Resend: back on the same filtered list, saying so; the partner hears it again.
             const before = partner!.webhooks.filter((w) => w.data.reference === REFERENCE).length;
             await row(page).locator('form[action$="/replay"] button').click();
             await page.waitForURL(/outcome=delivered/);
-            expect(((await page.locator('.flash').first().textContent()) ?? '').trim()).toBe(
-              text.resent,
-            );
-            const violationsAfter = await seriousViolations(page);
-            if (violationsAfter.length) problems.afterResend = violationsAfter;
+            expect(await flashText(page)).toBe(text.resent);
+            await checkPage(page, `${name}-resent`, problems, device === 'phone');
             expect(problems).toEqual({});
             await expect
               .poll(() => partner!.webhooks.filter((w) => w.data.reference === REFERENCE).length, {

@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from './browser.ts';
 import { startPartnerServer, type PartnerServer } from './partner-server.ts';
 import { startProcessStack, type ProcessStack, type ProcessStackOptions } from './process-stack.ts';
+import { stopEvery, stopIfOneFailed, valuesOf } from './together.ts';
 
 /** Chromium, every service as its own process, and a partner's server, for browser tests. */
 export interface BrowserStack {
@@ -25,18 +26,12 @@ export async function startBrowserStack(
     startProcessStack(label, options),
     startPartnerServer(),
   ]);
-  const [browser, stack, partner] = started.map((s) =>
-    s.status === 'fulfilled' ? s.value : undefined,
-  ) as [Browser | undefined, ProcessStack | undefined, PartnerServer | undefined];
-  const stop = async () => {
-    const stopped = await Promise.allSettled([browser?.close(), stack?.stop(), partner?.close()]);
-    const failed = stopped.find((s) => s.status === 'rejected');
-    if (failed) throw failed.reason;
-  };
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) {
-    await stop().catch(() => undefined);
-    throw failed.reason;
-  }
+  const [browser, stack, partner] = valuesOf(started) as [
+    Browser | undefined,
+    ProcessStack | undefined,
+    PartnerServer | undefined,
+  ];
+  const stop = () => stopEvery([browser?.close(), stack?.stop(), partner?.close()]);
+  await stopIfOneFailed(started, stop);
   return { browser: browser!, stack: stack!, partner: partner!, stop };
 }

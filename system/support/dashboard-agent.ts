@@ -1,4 +1,4 @@
-import { hashPassword, dashboardUsers } from '@dzpay/accounts';
+import { hashPassword, dashboardUsers, type DashboardRole } from '@dzpay/accounts';
 import type { Stack } from './stack.ts';
 
 /**
@@ -93,15 +93,16 @@ export class DashboardAgent {
   }
 }
 
-/** A dashboard user of a merchant, made the way the CLI makes one. */
+/** A dashboard user of a merchant, made the way the CLI makes one (an owner unless said). */
 export async function createDashboardUser(
   stack: Stack,
   merchantId: string,
   email: string,
   password: string,
+  role?: DashboardRole,
 ): Promise<string> {
   const users = dashboardUsers(stack.gateway.runtime.sql);
-  const created = await users.create(merchantId, email, await hashPassword(password));
+  const created = await users.create(merchantId, email, await hashPassword(password), role);
   if ('problem' in created) throw new Error(`user not created: ${created.problem}`);
   return created.user.id;
 }

@@ -5,6 +5,7 @@ import jsQRModule from 'jsqr';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { hashPassword, dashboardUsers } from '@dzpay/accounts';
+import type { Language } from '@dzpay/contracts';
 import type { Stack } from './stack.ts';
 
 /** Test support for the dashboard's browser test: users, sign-in, axe, QR decoding. */
@@ -57,6 +58,46 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
     page.locator('form[action="/dashboard/login"] button[type="submit"]').click(),
   ]);
 }
+
+/**
+ * Runs a scenario in a fresh context opened as `openContext` does; a failure says where
+ * the browser was.
+ */
+export async function inDashboard(
+  browser: Browser,
+  options: Parameters<typeof openContext>[1],
+  scenario: (page: Page) => Promise<void>,
+): Promise<void> {
+  const context = await openContext(browser, options);
+  const page = await context.newPage();
+  try {
+    await scenario(page);
+  } catch (error) {
+    if (error instanceof Error) error.message += `\n\nbrowser was at: ${page.url()}`;
+    throw error;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Switches the signed-in dashboard to `language` with its language form. */
+export async function chooseLanguage(page: Page, language: Language): Promise<void> {
+  await page
+    .locator(`form[action="/dashboard/language"] button[value="${language}"]`)
+    .first()
+    .click();
+  await page.waitForLoadState();
+}
+
+/** What the page's root element must say in `language`: Arabic right to left. */
+export const languageAttributes = (language: Language) => ({
+  lang: language,
+  dir: language === 'ar' ? 'rtl' : 'ltr',
+});
+
+/** The page's first flash message. */
+export const flashText = async (page: Page) =>
+  ((await page.locator('.flash').first().textContent()) ?? '').trim();
 
 /** A violation axe rates serious or critical: what the page must never have. */
 export interface SeriousViolation {
@@ -116,3 +157,19 @@ export const chromeHeight = (page: Page) =>
   page.evaluate<number>(
     "document.querySelector('nav.main').getBoundingClientRect().bottom + window.scrollY",
   );
+
+/**
+ * A screenshot, axe and, on a phone, the page's width: what every new page must pass.
+ * What it fails is added to `problems` under its name, for one assertion at the end.
+ */
+export async function checkPage(
+  page: Page,
+  name: string,
+  problems: Record<string, unknown>,
+  phone: boolean,
+): Promise<void> {
+  await screenshot(page, name);
+  const violations = await seriousViolations(page);
+  if (violations.length) problems[name] = violations;
+  if (phone && (await overflowsSideways(page))) problems[`${name} (sideways scrolling)`] = true;
+}

@@ -1,33 +1,21 @@
-import type { PaymentListItem, PaymentsPage } from '@dzpay/contracts';
+import type { PaymentsPage } from '@dzpay/contracts';
 import { describe, expect, it } from 'vitest';
 import { algiersInstant } from '../src/csv.ts';
 import { paymentsCsv } from '../src/payments-csv.ts';
 import { reportCsv } from '../src/report-csv.ts';
+import { listItem, NOTHING_THAT_DAY } from './fixtures.ts';
 
-const payment: PaymentListItem = {
+const payment = listItem({
   id: '7b0c9a52-4f8e-4d7b-9a53-3f1d2c4b5a61',
   reference: 'INV;42 "Sétif"',
-  amount: 150_050,
-  fees: 50,
-  total: 155_050,
-  currency: 'DZD',
   language: 'ar',
   expiresAt: '2026-11-20T10:15:00.000Z',
-  status: 'success',
-  successUrl: null,
-  failureUrl: null,
   metadata: { note: 'مكتبة' },
-  orderId: 'ord-1',
-  approvalCode: '123456',
   maskedPan: '628058******0009',
-  failureReason: null,
   refundedAmount: 5,
-  pendingRefundAmount: 0,
   paidAt: '2026-11-20T23:30:00.000Z',
-  createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T23:30:00.000Z',
-  channel: 'CHECKOUT',
-};
+});
 
 async function csvOf(pages: PaymentsPage[], dialect?: 'standard' | 'spreadsheet') {
   let at = 0;
@@ -119,15 +107,7 @@ describe('the daily report CSV', () => {
       to: '2026-11-21',
       days: [
         { date: '2026-11-20', ...figures },
-        {
-          date: '2026-11-21',
-          successCount: 0,
-          successAmount: 0,
-          refundCount: 0,
-          refundAmount: 0,
-          feeAmount: 0,
-          net: 0,
-        },
+        { date: '2026-11-21', ...NOTHING_THAT_DAY },
       ],
       totals: figures,
     };

@@ -1,45 +1,13 @@
-import ExcelJS from 'exceljs';
-import type { DailyReportReply, PaymentListItem, PaymentsPage } from '@dzpay/contracts';
+import type { DailyReportReply, PaymentsPage } from '@dzpay/contracts';
 import { describe, expect, it } from 'vitest';
 import { ExportTooLarge, paymentsXlsx, reportXlsx } from '../src/spreadsheets.ts';
-
-async function read(bytes: Buffer) {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-  return workbook;
-}
-
-const payment = (overrides: Partial<PaymentListItem>): PaymentListItem => ({
-  id: '5d1f0c2e-8b4a-4c7e-a1f3-6e2b9d0c4a71',
-  reference: 'ORDER-1',
-  amount: 150_050,
-  fees: 50,
-  total: 155_050,
-  currency: 'DZD',
-  language: 'fr',
-  expiresAt: '2026-11-20T10:17:00.000Z',
-  status: 'success',
-  successUrl: null,
-  failureUrl: null,
-  metadata: { note: 'طلب' },
-  orderId: 'ord-1',
-  approvalCode: '123456',
-  maskedPan: null,
-  failureReason: null,
-  refundedAmount: 0,
-  pendingRefundAmount: 0,
-  paidAt: '2026-11-20T10:02:00.000Z',
-  createdAt: '2026-11-20T10:00:00.000Z',
-  updatedAt: '2026-11-20T10:02:00.000Z',
-  channel: 'CHECKOUT',
-  ...overrides,
-});
+import { listItem, NOTHING_THAT_DAY, readWorkbook } from './fixtures.ts';
 
 describe('paymentsXlsx', () => {
   it('refuses more payments than a workbook is built for, before reading further pages', async () => {
     const asked: string[] = [];
     const page = (cursor: string | null): PaymentsPage => ({
-      payments: [payment({}), payment({ id: '6e2f1d3f-9c5b-4d8f-b2a4-7f3c0e1d5b82' })],
+      payments: [listItem(), listItem({ id: '6e2f1d3f-9c5b-4d8f-b2a4-7f3c0e1d5b82' })],
       nextCursor: cursor,
     });
     const refused = paymentsXlsx(
@@ -63,8 +31,8 @@ describe('paymentsXlsx', () => {
   it('writes every page with typed cells, a total of the paid payments and a Totals sheet', async () => {
     const first: PaymentsPage = {
       payments: [
-        payment({ refundedAmount: 20_000, status: 'refunded' }),
-        payment({
+        listItem({ refundedAmount: 20_000, status: 'refunded' }),
+        listItem({
           id: '6e2f1d3f-9c5b-4d8f-b2a4-7f3c0e1d5b82',
           reference: '=SUM(A1)',
           status: 'failed',
@@ -79,13 +47,13 @@ describe('paymentsXlsx', () => {
       asked.push(cursor);
       return Promise.resolve({
         payments: [
-          payment({ id: '7a3b2c1d-0e9f-4a8b-9c7d-6e5f4a3b2c1d', amount: 99, total: 5_099 }),
+          listItem({ id: '7a3b2c1d-0e9f-4a8b-9c7d-6e5f4a3b2c1d', amount: 99, total: 5_099 }),
         ],
         nextCursor: null,
       });
     });
     expect(asked).toEqual(['c1']);
-    const workbook = await read(bytes);
+    const workbook = await readWorkbook(bytes);
     expect(workbook.worksheets.map((s) => s.name)).toEqual(['Payments', 'Totals']);
     const sheet = workbook.getWorksheet('Payments')!;
     const header = (sheet.getRow(1).values as unknown[]).slice(1);
@@ -133,14 +101,6 @@ describe('paymentsXlsx', () => {
 
 describe('reportXlsx', () => {
   it('writes a row per Algiers day and the totals, counts and DZD as numbers', async () => {
-    const zero = {
-      successCount: 0,
-      successAmount: 0,
-      refundCount: 0,
-      refundAmount: 0,
-      feeAmount: 0,
-      net: 0,
-    };
     const busy = {
       successCount: 2,
       successAmount: 310_100,
@@ -153,12 +113,12 @@ describe('reportXlsx', () => {
       from: '2026-11-01',
       to: '2026-11-02',
       days: [
-        { date: '2026-11-01', ...zero },
+        { date: '2026-11-01', ...NOTHING_THAT_DAY },
         { date: '2026-11-02', ...busy },
       ],
       totals: busy,
     };
-    const sheet = (await read(await reportXlsx(report))).worksheets[0]!;
+    const sheet = (await readWorkbook(await reportXlsx(report))).worksheets[0]!;
     expect(sheet.name).toBe('Report 2026-11-01 to 2026-11-02');
     expect(
       sheet

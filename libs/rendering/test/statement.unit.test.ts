@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import type { BalanceFigures, StatementReply } from '@dzpay/contracts';
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,6 +7,7 @@ import {
   statementPdf,
   statementXlsx,
 } from '../src/statements.ts';
+import { readWorkbook } from './fixtures.ts';
 
 const zero: BalanceFigures = {
   capturedCount: 0,
@@ -97,9 +97,7 @@ describe('the statement as CSV', () => {
 describe('the statement as XLSX', () => {
   it('opens in exceljs: days with DZD numbers, payouts with their references as text', async () => {
     const bytes = await statementXlsx(statement, 'fr');
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-    const [days, payouts] = workbook.worksheets;
+    const [days, payouts] = (await readWorkbook(bytes)).worksheets;
     expect(days!.name).toBe('Par jour 2026-03');
     expect(days!.getRow(1).getCell(10).value).toBe('Solde (DZD)');
     expect(days!.getRow(2).values).toEqual([
@@ -114,9 +112,7 @@ describe('the statement as XLSX', () => {
     expect(payouts!.getRow(2).getCell(2).value).toBe('=BNA-2026-0003');
     expect(payouts!.getRow(2).getCell(4).value).toBe(2000);
     const arabic = await statementXlsx(statement, 'ar');
-    const read = new ExcelJS.Workbook();
-    await read.xlsx.load(arabic as unknown as ArrayBuffer);
-    expect(read.worksheets[0]!.getRow(1).getCell(1).value).toBe('اليوم');
+    expect((await readWorkbook(arabic)).worksheets[0]!.getRow(1).getCell(1).value).toBe('اليوم');
   });
 });
 

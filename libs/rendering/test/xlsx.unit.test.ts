@@ -1,12 +1,6 @@
-import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { xlsxWorkbook } from '../src/xlsx.ts';
-
-async function read(bytes: Buffer) {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-  return workbook;
-}
+import { readWorkbook } from './fixtures.ts';
 
 describe('xlsxWorkbook', () => {
   it('writes typed cells an accountant sums: DZD numbers, Algiers dates, text as text', async () => {
@@ -21,7 +15,7 @@ describe('xlsxWorkbook', () => {
       },
     ]);
     expect(bytes.subarray(0, 2).toString()).toBe('PK');
-    const sheet = (await read(bytes)).worksheets[0]!;
+    const sheet = (await readWorkbook(bytes)).worksheets[0]!;
     expect(sheet.name).toBe('Payments  2026 11');
     expect(sheet.getRow(1).values).toEqual([
       undefined,
@@ -45,7 +39,7 @@ describe('xlsxWorkbook', () => {
   });
 
   it('writes one tab per sheet', async () => {
-    const workbook = await read(
+    const workbook = await readWorkbook(
       await xlsxWorkbook([
         { name: 'Summary', header: ['a'], rows: [] },
         { name: 'Lines', header: ['b'], rows: [['x']] },

@@ -1,21 +1,15 @@
-import formbody from '@fastify/formbody';
-import type { Language, PaymentListItem, RpcDefinition } from '@dzpay/contracts';
-import { AppError, escapeHtml } from '@dzpay/platform';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { Language, PaymentListItem } from '@dzpay/contracts';
+import { AppError } from '@dzpay/platform';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DashboardDeps } from '../src/settings.ts';
-import type { PageContext, PageKit } from '../src/page-kit.ts';
-import type { Ask } from '../src/pages/ask.ts';
 import { registerDataPages } from '../src/pages/index.ts';
 import { PaymentsMessages } from '../src/pages/payments-messages.ts';
+import { closePages, MERCHANT, pagesHarness, USER, type Handler } from './pages-harness.ts';
 
 /**
  * The data pages over a stand-in of the dashboard's core (a fixed session, a bare
  * layout) and of NATS (answers by subject): what each page asks and what it shows.
  */
 
-const MERCHANT = '0f6f7d1e-2a3b-4c5d-8e9f-a0b1c2d3e4f5';
-const USER = '4c2f7a10-0b1c-4d2e-8f3a-5b6c7d8e9f00';
 const PAYMENT_ID = '7b0c9a52-4f8e-4d7b-9a53-3f1d2c4b5a61';
 
 const payment: PaymentListItem = {
@@ -43,90 +37,29 @@ const payment: PaymentListItem = {
   channel: 'CHECKOUT',
 };
 
-type Handler = (request: Record<string, unknown>) => unknown;
+afterEach(closePages);
 
-interface Harness {
-  app: FastifyInstance;
-  asked: { subject: string; request: Record<string, unknown> }[];
-  flashes: { kind: string; text: string }[];
-}
-
-let app: FastifyInstance | undefined;
-afterEach(async () => app?.close());
-
-async function harness(language: Language, answers: Record<string, Handler>): Promise<Harness> {
-  app = Fastify();
-  await app.register(formbody);
-  const asked: Harness['asked'] = [];
-  const flashes: Harness['flashes'] = [];
-  const ask: Ask = (definition: RpcDefinition, request) => {
-    asked.push({ subject: definition.subject, request: request as Record<string, unknown> });
-    const answer = answers[definition.subject];
-    // Answered as requestRpc answers: a refusal is a rejected promise.
-    return new Promise((resolve) => {
-      if (!answer)
-        throw new AppError('SERVICE503_UNAVAILABLE', `no answer for ${definition.subject}`);
-      resolve(answer(request as Record<string, unknown>) as never);
-    });
-  };
-  const context = (request: PageContext['request'], reply: PageContext['reply']): PageContext => ({
-    request,
-    reply,
-    session: {
-      id: 's',
-      userId: USER,
-      email: 'owner@example.dz',
-      merchantId: MERCHANT,
-      merchantName: 'Librairie',
-      mode: 'test',
-      language,
-      csrfToken: 'tok',
-    },
-    scope: { merchantId: MERCHANT, mode: 'test' },
+function harness(language: Language, answers: Record<string, Handler>) {
+  return pagesHarness({
     language,
+    answers,
+    deps: {
+      publicBaseUrl: 'https://pay.example.dz',
+      accounts: {
+        findMerchant: () =>
+          Promise.resolve({
+            id: MERCHANT,
+            name: 'Librairie',
+            receiptEmailsPerHour: 50,
+            minAmount: 5_000,
+            maxAmount: 10_000_000,
+          }),
+      },
+      clock: () => new Date('2026-11-21T12:00:00.000Z'),
+    },
+    register: registerDataPages,
     escape: (text) => text,
-    page: (title, body) =>
-      `<html lang="${language}" dir="${language === 'ar' ? 'rtl' : 'ltr'}"><h1>${escapeHtml(title)}</h1>${body}</html>`,
-    csrfField: () => '<input type="hidden" name="_csrf" value="tok">',
-    flash: (kind, text) => {
-      flashes.push({ kind, text });
-      return Promise.resolve();
-    },
   });
-  const served =
-    (handler: (c: PageContext) => Promise<string | void>) =>
-    async (request: PageContext['request'], reply: PageContext['reply']) => {
-      const html = await handler(context(request, reply));
-      if (typeof html === 'string' && !reply.sent) return reply.type('text/html').send(html);
-      return reply;
-    };
-  const deps = {
-    publicBaseUrl: 'https://pay.example.dz',
-    accounts: {
-      findMerchant: () =>
-        Promise.resolve({
-          id: MERCHANT,
-          name: 'Librairie',
-          receiptEmailsPerHour: 50,
-          minAmount: 5_000,
-          maxAmount: 10_000_000,
-        }),
-    },
-    clock: () => new Date('2026-11-21T12:00:00.000Z'),
-  } as unknown as DashboardDeps;
-  const kit: PageKit = {
-    deps,
-    app,
-    get: (path, handler) => void app!.get(path, served(handler)),
-    post: (path, handler) => void app!.post(path, served(handler)),
-    download: (path, handler) =>
-      void app!.get(
-        path,
-        served(async (c) => void (await handler(c))),
-      ),
-  };
-  registerDataPages(kit, ask);
-  return { app, asked, flashes };
 }
 
 const form = (fields: Record<string, string>) => ({

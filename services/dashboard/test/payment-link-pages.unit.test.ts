@@ -1,20 +1,15 @@
-import formbody from '@fastify/formbody';
 import type { AuditEventInput } from '@dzpay/accounts';
-import type { Language, PaymentLinkView, RpcDefinition } from '@dzpay/contracts';
-import { AppError, escapeHtml } from '@dzpay/platform';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { Language, PaymentLinkView } from '@dzpay/contracts';
+import { AppError } from '@dzpay/platform';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PageContext, PageKit } from '../src/page-kit.ts';
-import type { Ask } from '../src/pages/ask.ts';
 import { registerPaymentLinkPages } from '../src/pages/payment-link-pages.ts';
-import type { DashboardDeps } from '../src/settings.ts';
+import { closePages, MERCHANT, pagesHarness, USER, type Handler } from './pages-harness.ts';
 
 /**
  * The payment link pages over a stand-in of the dashboard's core (a fixed session, a
  * bare layout, a role that may or may not manage links) and of NATS (answers by subject).
  */
 
-const MERCHANT = '0f6f7d1e-2a3b-4c5d-8e9f-a0b1c2d3e4f5';
 const LINK_ID = '5f0c7a8e-3d2b-4c1a-9e8f-7a6b5c4d3e2f';
 
 const link: PaymentLinkView = {
@@ -37,92 +32,39 @@ const link: PaymentLinkView = {
   updatedAt: '2026-11-20T10:00:00.000Z',
 };
 
-type Handler = (request: Record<string, unknown>) => unknown;
-
-let app: FastifyInstance | undefined;
-afterEach(async () => app?.close());
+afterEach(closePages);
 
 async function harness(
   language: Language,
   answers: Record<string, Handler>,
   options: { manages?: boolean } = {},
 ) {
-  app = Fastify();
-  await app.register(formbody);
-  const asked: { subject: string; request: Record<string, unknown> }[] = [];
-  const flashes: { kind: string; text: string }[] = [];
   const audits: AuditEventInput[] = [];
-  const ask: Ask = (definition: RpcDefinition, request) => {
-    asked.push({ subject: definition.subject, request: request as Record<string, unknown> });
-    const answer = answers[definition.subject];
-    return new Promise((resolve) => {
-      if (!answer)
-        throw new AppError('SERVICE503_UNAVAILABLE', `no answer for ${definition.subject}`);
-      resolve(answer(request as Record<string, unknown>) as never);
-    });
-  };
-  const context = (request: PageContext['request'], reply: PageContext['reply']): PageContext => ({
-    request,
-    reply,
-    session: {
-      id: 's',
-      userId: 'u1',
-      email: 'owner@example.dz',
-      merchantId: MERCHANT,
-      merchantName: 'Librairie',
-      mode: 'test',
-      language,
-      csrfToken: 'tok',
-    },
-    scope: { merchantId: MERCHANT, mode: 'test' },
+  const h = await pagesHarness({
     language,
-    escape: escapeHtml,
-    page: (title, body) => `<html lang="${language}"><h1>${escapeHtml(title)}</h1>${body}</html>`,
-    csrfField: () => '<input type="hidden" name="_csrf" value="tok">',
-    flash: (kind, text) => {
-      flashes.push({ kind, text });
-      return Promise.resolve();
-    },
-    allows: (method) => method === 'GET' || (options.manages ?? true),
-  });
-  const served =
-    (handler: (c: PageContext) => Promise<string | void>) =>
-    async (request: PageContext['request'], reply: PageContext['reply']) => {
-      const html = await handler(context(request, reply));
-      if (typeof html === 'string' && !reply.sent) return reply.type('text/html').send(html);
-      return reply;
-    };
-  const deps = {
-    publicBaseUrl: 'https://pay.example.dz',
-    accounts: {
-      findMerchant: () =>
-        Promise.resolve({
-          id: MERCHANT,
-          name: 'Librairie',
-          feeDzd: 50,
-          minAmount: 5_000,
-          maxAmount: 10_000_000,
-          walletId: 'W-1',
-        }),
-      recordAudit: (event: AuditEventInput) => {
-        audits.push(event);
-        return Promise.resolve();
+    answers,
+    deps: {
+      publicBaseUrl: 'https://pay.example.dz',
+      accounts: {
+        findMerchant: () =>
+          Promise.resolve({
+            id: MERCHANT,
+            name: 'Librairie',
+            feeDzd: 50,
+            minAmount: 5_000,
+            maxAmount: 10_000_000,
+            walletId: 'W-1',
+          }),
+        recordAudit: (event: AuditEventInput) => {
+          audits.push(event);
+          return Promise.resolve();
+        },
       },
     },
-  } as unknown as DashboardDeps;
-  const kit: PageKit = {
-    deps,
-    app,
-    get: (path, handler) => void app!.get(path, served(handler)),
-    post: (path, handler) => void app!.post(path, served(handler)),
-    download: (path, handler) =>
-      void app!.get(
-        path,
-        served(async (c) => void (await handler(c))),
-      ),
-  };
-  registerPaymentLinkPages(kit, ask);
-  return { app, asked, flashes, audits };
+    register: registerPaymentLinkPages,
+    allows: (method) => method === 'GET' || (options.manages ?? true),
+  });
+  return { ...h, audits };
 }
 
 const form = (fields: Record<string, string>) => ({
@@ -198,7 +140,7 @@ describe('making a link', () => {
       {
         merchantId: MERCHANT,
         mode: 'test',
-        actor: { kind: 'user', id: 'u1', label: 'owner@example.dz' },
+        actor: { kind: 'user', id: USER, label: 'owner@example.dz' },
         action: 'payment_link.create',
         target: LINK_ID,
       },

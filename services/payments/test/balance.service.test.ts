@@ -1,16 +1,15 @@
 import { Rpc } from '@dzpay/contracts';
-import { createLogger, connectNats, connectPostgres, requestRpc } from '@dzpay/platform';
-import { migrateService } from '@dzpay/stack';
-import type { NatsConnection, RpcServer, Sql } from '@dzpay/platform';
-import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { requestRpc, type NatsConnection, type Sql } from '@dzpay/platform';
+import type { IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveBalanceHandlers } from '../src/handlers/balance-handlers.ts';
-import { seedPayment, seedPayout, seedRefund, type Scope } from './balance-fixtures.ts';
+import { seedPayment, seedPayout, seedRefund, type Scope } from './seeded-rows.ts';
+import { startHandlersTestbed } from './handlers-testbed.ts';
 
 let infra: IsolatedInfra;
 let sql: Sql;
 let nats: NatsConnection;
-let servers: RpcServer[];
+let stop: (() => Promise<void>) | undefined;
 
 const alice: Scope = { merchantId: '11111111-1111-4111-8111-111111111111', mode: 'test' };
 const bob: Scope = { merchantId: '22222222-2222-4222-8222-222222222222', mode: 'test' };
@@ -19,17 +18,10 @@ const balance = (range: { from: string; to: string }, scope: Scope = alice) =>
   requestRpc(nats, infra.natsPrefix, Rpc.balanceGet, { ...scope, ...range });
 
 beforeAll(async () => {
-  infra = await isolatedInfra('payments-balance');
-  sql = connectPostgres(infra.databaseUrl, 'payments', 4);
-  await migrateService(sql, 'payments');
-  nats = await connectNats(infra.natsUrl, 'payments-balance-test');
-  servers = await serveBalanceHandlers({
-    nats,
-    prefix: infra.natsPrefix,
-    sql,
-    logger: createLogger('payments', 'silent'),
-    clock: () => new Date(),
-  });
+  ({ infra, sql, nats, stop } = await startHandlersTestbed(
+    'payments-balance',
+    serveBalanceHandlers,
+  ));
 
   // Algiers is UTC+01:00: its 10 March runs from 09T23:00Z to 10T23:00Z.
   const ninth = await seedPayment(sql, alice, {
@@ -109,12 +101,7 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  await Promise.all((servers ?? []).map((server) => server.stop()));
-  await nats?.close();
-  await sql?.end();
-  await infra?.cleanup();
-});
+afterAll(() => stop?.());
 
 describe('payments.balance.get', () => {
   it('sums by Algiers day from the tables, carrying the balance', async () => {

@@ -1,17 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { Rpc, type PayoutRecordRequest } from '@dzpay/contracts';
-import { AppError, createLogger, connectNats, connectPostgres, requestRpc } from '@dzpay/platform';
-import { migrateService } from '@dzpay/stack';
-import type { NatsConnection, RpcServer, Sql } from '@dzpay/platform';
-import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import {
+  AppError,
+  connectPostgres,
+  requestRpc,
+  type NatsConnection,
+  type Sql,
+} from '@dzpay/platform';
+import type { IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveBalanceHandlers } from '../src/handlers/balance-handlers.ts';
-import { seedPayment, seedPayout, seedRefund, type Scope } from './balance-fixtures.ts';
+import { seedPayment, seedPayout, seedRefund, type Scope } from './seeded-rows.ts';
+import { startHandlersTestbed } from './handlers-testbed.ts';
 
 let infra: IsolatedInfra;
 let sql: Sql;
 let nats: NatsConnection;
-let servers: RpcServer[];
+let stop: (() => Promise<void>) | undefined;
 
 /** A merchant of its own per test, with `captured − fee` centimes to its balance. */
 async function merchantWith(net: number, mode: Scope['mode'] = 'live'): Promise<Scope> {
@@ -55,26 +60,15 @@ async function refusal(call: Promise<unknown>): Promise<AppError> {
 }
 
 beforeAll(async () => {
-  infra = await isolatedInfra('payments-payouts');
   // Enough connections that concurrent records really run at once.
-  sql = connectPostgres(infra.databaseUrl, 'payments', 12);
-  await migrateService(sql, 'payments');
-  nats = await connectNats(infra.natsUrl, 'payments-payouts-test');
-  servers = await serveBalanceHandlers({
-    nats,
-    prefix: infra.natsPrefix,
-    sql,
-    logger: createLogger('payments', 'silent'),
-    clock: () => new Date(),
-  });
+  ({ infra, sql, nats, stop } = await startHandlersTestbed(
+    'payments-payouts',
+    serveBalanceHandlers,
+    12,
+  ));
 });
 
-afterAll(async () => {
-  await Promise.all((servers ?? []).map((server) => server.stop()));
-  await nats?.close();
-  await sql?.end();
-  await infra?.cleanup();
-});
+afterAll(() => stop?.());
 
 describe('payments.payouts.record', () => {
   it('records up to the balance and lowers it by exactly the payout', async () => {

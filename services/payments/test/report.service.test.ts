@@ -1,125 +1,94 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { Rpc, type DailyReportReply } from '@dzpay/contracts';
-import { createLogger, connectNats, connectPostgres, requestRpc } from '@dzpay/platform';
-import { migrateService } from '@dzpay/stack';
-import type { NatsConnection, RpcServer, Sql } from '@dzpay/platform';
-import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { requestRpc, type NatsConnection, type Sql } from '@dzpay/platform';
+import type { IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveReportHandlers } from '../src/handlers/report-handlers.ts';
+import { startHandlersTestbed } from './handlers-testbed.ts';
+import { seedPayment, seedRefund, type Scope } from './seeded-rows.ts';
 
 let infra: IsolatedInfra;
 let sql: Sql;
 let nats: NatsConnection;
-let servers: RpcServer[];
+let stop: (() => Promise<void>) | undefined;
 
-const alice = { merchantId: '11111111-1111-4111-8111-111111111111', mode: 'test' as const };
-const bob = { merchantId: '22222222-2222-4222-8222-222222222222', mode: 'test' as const };
+const alice: Scope = { merchantId: '11111111-1111-4111-8111-111111111111', mode: 'test' };
+const bob: Scope = { merchantId: '22222222-2222-4222-8222-222222222222', mode: 'test' };
 
-const report = (
-  request: { from: string; to: string },
-  scope: { merchantId: string; mode: 'test' | 'live' } = alice,
-) => requestRpc(nats, infra.natsPrefix, Rpc.paymentsReportDaily, { ...scope, ...request });
-
-let orders = 0;
-async function payment(
-  scope: { merchantId: string; mode: 'test' | 'live' },
-  seed: { status: string; total: number; fee: number; paidAt: string | null },
-): Promise<string> {
-  const id = randomUUID();
-  await sql`
-    insert into payments (id, merchant_id, mode, channel, reference, reference_kind, epoch,
-      merchant_name, amount, fee, total, currency, language, status, checkout_token_hash,
-      order_number, expires_at, paid_at)
-    values (${id}, ${scope.merchantId}, ${scope.mode}, 'CHECKOUT', ${`R-${id}`}, 'order', 0,
-      'Shop', ${seed.total - seed.fee}, ${seed.fee}, ${seed.total}, 'DZD', 'fr', ${seed.status},
-      ${randomBytes(32)}, ${`R${String(++orders).padStart(9, '0')}`}, now(), ${seed.paidAt})`;
-  return id;
-}
-
-async function refund(
-  paymentId: string,
-  scope: { merchantId: string; mode: 'test' | 'live' },
-  seed: { amount: number; state: string; reason?: string; at: string },
-): Promise<void> {
-  await sql`
-    insert into refunds (id, payment_id, merchant_id, mode, amount, reason, state,
-      base_refunded, created_at, updated_at)
-    values (${randomUUID()}, ${paymentId}, ${scope.merchantId}, ${scope.mode}, ${seed.amount},
-      ${seed.reason ?? 'merchant'}, ${seed.state}, 0, ${seed.at}, ${seed.at})`;
-}
+const report = (request: { from: string; to: string }, scope: Scope = alice) =>
+  requestRpc(nats, infra.natsPrefix, Rpc.paymentsReportDaily, { ...scope, ...request });
 
 beforeAll(async () => {
-  infra = await isolatedInfra('payments-report');
-  sql = connectPostgres(infra.databaseUrl, 'payments', 4);
-  await migrateService(sql, 'payments');
-  nats = await connectNats(infra.natsUrl, 'payments-report-test');
-  servers = await serveReportHandlers({
-    nats,
-    prefix: infra.natsPrefix,
-    sql,
-    logger: createLogger('payments', 'silent'),
-    clock: () => new Date(),
-  });
+  ({ infra, sql, nats, stop } = await startHandlersTestbed('payments-report', serveReportHandlers));
 
   // Algiers is UTC+01:00: its 10 March runs from 09T23:00Z to 10T23:00Z.
-  const lastOfNinth = await payment(alice, {
+  const lastOfNinth = await seedPayment(sql, alice, {
     status: 'success',
     total: 155_000,
     fee: 5_000,
     paidAt: '2026-03-09T22:59:59.999Z',
   });
-  await payment(alice, {
+  await seedPayment(sql, alice, {
     status: 'success',
     total: 102_000,
     fee: 2_000,
     paidAt: '2026-03-09T23:00:00.000Z',
   });
-  const refundedLater = await payment(alice, {
+  const refundedLater = await seedPayment(sql, alice, {
     status: 'refunded',
     total: 50_000,
     fee: 0,
     paidAt: '2026-03-10T22:59:59.000Z',
   });
   // Never counted: not paid, or paid by someone else, or in the other mode.
-  await payment(alice, { status: 'failed', total: 70_000, fee: 1_000, paidAt: null });
-  await payment(alice, { status: 'pending', total: 70_000, fee: 1_000, paidAt: null });
-  const bobs = await payment(bob, {
+  await seedPayment(sql, alice, { status: 'failed', total: 70_000, fee: 1_000, paidAt: null });
+  await seedPayment(sql, alice, { status: 'pending', total: 70_000, fee: 1_000, paidAt: null });
+  const bobs = await seedPayment(sql, bob, {
     status: 'success',
     total: 999_900,
     fee: 900,
     paidAt: '2026-03-10T12:00:00Z',
   });
-  const live = await payment(
+  const live = await seedPayment(
+    sql,
     { ...alice, mode: 'live' },
     { status: 'success', total: 300_000, fee: 3_000, paidAt: '2026-03-10T12:00:00Z' },
   );
 
   // Confirmed merchant refunds count on the Algiers day they were confirmed.
-  await refund(lastOfNinth, alice, {
+  await seedRefund(sql, lastOfNinth, alice, {
     amount: 10_000,
     state: 'succeeded',
     at: '2026-03-10T22:00:00Z',
   });
-  await refund(refundedLater, alice, {
+  await seedRefund(sql, refundedLater, alice, {
     amount: 50_000,
     state: 'succeeded',
     at: '2026-03-11T23:30:00Z',
   });
   // Not counted: refused, still open, dzpay's own return of a late payment, others'.
-  await refund(lastOfNinth, alice, { amount: 7_000, state: 'failed', at: '2026-03-10T10:00:00Z' });
-  await refund(lastOfNinth, alice, {
+  await seedRefund(sql, lastOfNinth, alice, {
+    amount: 7_000,
+    state: 'failed',
+    at: '2026-03-10T10:00:00Z',
+  });
+  await seedRefund(sql, lastOfNinth, alice, {
     amount: 3_000,
     state: 'requested',
     at: '2026-03-10T10:00:00Z',
   });
-  await refund(lastOfNinth, alice, {
+  await seedRefund(sql, lastOfNinth, alice, {
     amount: 4_000,
     state: 'succeeded',
     reason: 'late',
     at: '2026-03-10T10:00:00Z',
   });
-  await refund(bobs, bob, { amount: 1_000, state: 'succeeded', at: '2026-03-10T10:00:00Z' });
-  await refund(
+  await seedRefund(sql, bobs, bob, {
+    amount: 1_000,
+    state: 'succeeded',
+    at: '2026-03-10T10:00:00Z',
+  });
+  await seedRefund(
+    sql,
     live,
     { ...alice, mode: 'live' },
     {
@@ -129,12 +98,7 @@ beforeAll(async () => {
     },
   );
 });
-afterAll(async () => {
-  await Promise.all((servers ?? []).map((server) => server.stop()));
-  await nats?.close();
-  await sql?.end();
-  await infra?.cleanup();
-});
+afterAll(() => stop?.());
 
 const zero = {
   successCount: 0,

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentEvent, publishPaymentEvent } from '@dzpay/testkit/payment-events';
 import {
   deliveryEvents,
+  deliveryState,
   merchantWithPartner,
+  POLL,
   registerMerchant,
   startDispatcherTestbed,
   startPartner,
@@ -22,11 +24,7 @@ let db: Sql;
 let key: Buffer;
 let partners: Partner[];
 
-const poll = { timeout: 15_000, interval: 50 };
-
-const stateOf = async (eventId: string) =>
-  (await db<{ state: string }[]>`select state from deliveries where event_id = ${eventId}`)[0]
-    ?.state;
+const stateOf = (eventId: string) => deliveryState(db, eventId);
 
 /** A merchant of its own whose partner endpoint is `url`. */
 const merchantAt = (url: string) => registerMerchant(nats, infra.natsPrefix, key, url);
@@ -65,7 +63,7 @@ describe('listing a payment’s deliveries', () => {
     );
     const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
-    await expect.poll(() => stateOf(event.id), poll).toBe('success');
+    await expect.poll(() => stateOf(event.id), POLL).toBe('success');
 
     const { deliveries } = await list(scope, event.data.paymentId);
     expect(deliveries).toHaveLength(1);
@@ -95,7 +93,7 @@ describe('listing a payment’s deliveries', () => {
     const { scope } = await merchant();
     const event = paymentEvent(scope, 'payment.failed');
     await send(event);
-    await expect.poll(() => stateOf(event.id), poll).toBe('success');
+    await expect.poll(() => stateOf(event.id), POLL).toBe('success');
     expect((await list(scope, event.data.paymentId)).deliveries).toHaveLength(1);
 
     const other: MerchantScope = { merchantId: randomUUID(), mode: 'test' };
@@ -116,7 +114,7 @@ describe('replaying a delivery', () => {
     const { scope, signingSecret } = await merchantAt(`http://127.0.0.1:${port}`);
     const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
-    await expect.poll(() => stateOf(event.id), poll).toBe('fail');
+    await expect.poll(() => stateOf(event.id), POLL).toBe('fail');
 
     const [failed] = (await list(scope, event.data.paymentId)).deliveries;
     expect(failed).toMatchObject({ state: 'fail', nextAttemptAt: null });
@@ -134,7 +132,7 @@ describe('replaying a delivery', () => {
     expect(replayed.attempts).toHaveLength(3);
     expect(replayed.nextAttemptAt).not.toBeNull();
 
-    await expect.poll(() => stateOf(event.id), poll).toBe('success');
+    await expect.poll(() => stateOf(event.id), POLL).toBe('success');
     expect(partner.received.map((received) => received.id)).toEqual([event.id]);
     expect(partner.calls[0]!.headers['x-event-id']).toBe(event.id);
     const [delivered] = (await list(scope, event.data.paymentId)).deliveries;
@@ -151,7 +149,7 @@ describe('replaying a delivery', () => {
             e.type,
             e.data.attempts,
           ]),
-        poll,
+        POLL,
       )
       .toEqual([
         ['webhook.delivery.pending', 0],
@@ -168,12 +166,12 @@ describe('replaying a delivery', () => {
     const { scope, partner } = await merchant((call) => (call <= 4 ? { status: 500 } : 'sdk'));
     const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
-    await expect.poll(() => stateOf(event.id), poll).toBe('fail');
+    await expect.poll(() => stateOf(event.id), POLL).toBe('fail');
     const [failed] = (await list(scope, event.data.paymentId)).deliveries;
 
     // Without a fresh schedule, attempt 4 would be past its end and the replay `fail`.
     await replay(scope, failed!.id);
-    await expect.poll(() => stateOf(event.id), poll).toBe('success');
+    await expect.poll(() => stateOf(event.id), POLL).toBe('success');
     expect(partner.calls).toHaveLength(5);
     expect(partner.received.map((received) => received.id)).toEqual([event.id]);
   });
@@ -182,12 +180,12 @@ describe('replaying a delivery', () => {
     const { scope, partner } = await merchant();
     const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
-    await expect.poll(() => stateOf(event.id), poll).toBe('success');
+    await expect.poll(() => stateOf(event.id), POLL).toBe('success');
     const [delivery] = (await list(scope, event.data.paymentId)).deliveries;
 
     await replay(scope, delivery!.id);
-    await expect.poll(() => partner.received.length, poll).toBe(2);
-    await expect.poll(() => stateOf(event.id), poll).toBe('success');
+    await expect.poll(() => partner.received.length, POLL).toBe(2);
+    await expect.poll(() => stateOf(event.id), POLL).toBe('success');
     expect(partner.received[1]).toEqual(partner.received[0]);
     expect(partner.calls.map((call) => call.headers['x-event-id'])).toEqual([event.id, event.id]);
     const [again] = (await list(scope, event.data.paymentId)).deliveries;
@@ -198,7 +196,7 @@ describe('replaying a delivery', () => {
     const { scope, partner } = await merchant();
     const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
-    await expect.poll(() => stateOf(event.id), poll).toBe('success');
+    await expect.poll(() => stateOf(event.id), POLL).toBe('success');
     const [delivery] = (await list(scope, event.data.paymentId)).deliveries;
 
     const other: MerchantScope = { merchantId: randomUUID(), mode: 'test' };

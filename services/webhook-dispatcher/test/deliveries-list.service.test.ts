@@ -1,49 +1,48 @@
 import { randomUUID } from 'node:crypto';
-import { Rpc, type MerchantScope } from '@dzpay/contracts';
-import { AppError, requestRpc, type NatsConnection, type Sql } from '@dzpay/platform';
-import type { IsolatedInfra } from '@dzpay/testkit';
+import { Rpc, type MerchantScope, type PaymentEvent } from '@dzpay/contracts';
+import { AppError, requestRpc } from '@dzpay/platform';
 import { paymentEvent, publishPaymentEvent } from '@dzpay/testkit/payment-events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
+  deliveryState,
   merchantWithPartner,
+  POLL,
   startDispatcherTestbed,
   type Answer,
   type DispatcherTestbed,
-  type Partner,
 } from './fixtures.ts';
 
 type ListQuery = Omit<z.infer<typeof Rpc.webhookDeliveriesList.request>, keyof MerchantScope>;
 
 let testbed: DispatcherTestbed;
-let infra: IsolatedInfra;
-let nats: NatsConnection;
-let db: Sql;
-let key: Buffer;
-let partners: Partner[];
-
-const poll = { timeout: 15_000, interval: 50 };
 
 const merchant = (answer?: (call: number) => Answer, mode?: MerchantScope['mode']) =>
-  merchantWithPartner(nats, infra.natsPrefix, key, partners, {
+  merchantWithPartner(testbed.nats, testbed.infra.natsPrefix, testbed.key, testbed.partners, {
     ...(answer ? { answer } : {}),
     ...(mode ? { mode } : {}),
   });
+const send = (event: PaymentEvent) =>
+  publishPaymentEvent(testbed.nats, testbed.infra.natsPrefix, event);
 const list = (scope: MerchantScope, query: ListQuery = {}) =>
-  requestRpc(nats, infra.natsPrefix, Rpc.webhookDeliveriesList, { ...scope, ...query });
+  requestRpc(testbed.nats, testbed.infra.natsPrefix, Rpc.webhookDeliveriesList, {
+    ...scope,
+    ...query,
+  });
 const attemptsOf = async (eventId: string) =>
-  (await db<{ attempts: number }[]>`select attempts from deliveries where event_id = ${eventId}`)[0]
-    ?.attempts ?? 0;
-const stateOf = async (eventId: string) =>
-  (await db<{ state: string }[]>`select state from deliveries where event_id = ${eventId}`)[0]
-    ?.state;
+  (
+    await testbed.db<
+      { attempts: number }[]
+    >`select attempts from deliveries where event_id = ${eventId}`
+  )[0]?.attempts ?? 0;
+const stateOf = (eventId: string) => deliveryState(testbed.db, eventId);
 
 /** Waits until `read` gives what `done` accepts (beforeAll has no expect.poll). */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<void> {
-  const deadline = Date.now() + poll.timeout;
+  const deadline = Date.now() + POLL.timeout;
   while (!done(await read())) {
     if (Date.now() > deadline) throw new Error('timed out waiting for the dispatcher');
-    await new Promise((resolve) => setTimeout(resolve, poll.interval));
+    await new Promise((resolve) => setTimeout(resolve, POLL.interval));
   }
 }
 
@@ -67,13 +66,12 @@ beforeAll(async () => {
   testbed = await startDispatcherTestbed('webhook-deliveries-list', {
     WEBHOOK_RETRY_SCHEDULE_MS: '0,50,600000',
   });
-  ({ infra, nats, db, key, partners } = testbed);
 
   // The partner acknowledges its first webhook, then answers 500 to everything.
   const made = await merchant((call) => (call === 1 ? 'sdk' : { status: 500, body: 'down' }));
   scope = made.scope;
   const first = paymentEvent(scope, 'payment.succeeded');
-  await publishPaymentEvent(nats, infra.natsPrefix, first);
+  await send(first);
   await until(
     () => stateOf(first.id),
     (state) => state === 'success',
@@ -81,7 +79,7 @@ beforeAll(async () => {
   delivered = { eventId: first.id, paymentId: first.data.paymentId };
 
   const second = paymentEvent(scope, 'payment.failed');
-  await publishPaymentEvent(nats, infra.natsPrefix, second);
+  await send(second);
   await until(
     () => attemptsOf(second.id),
     (attempts) => attempts === 2,
@@ -89,7 +87,7 @@ beforeAll(async () => {
   failing = { eventId: second.id, paymentId: second.data.paymentId };
 
   // A test event is tried once: unacknowledged, it is given up at once.
-  const test = await requestRpc(nats, infra.natsPrefix, Rpc.webhookTestSend, scope);
+  const test = await requestRpc(testbed.nats, testbed.infra.natsPrefix, Rpc.webhookTestSend, scope);
   expect(test.ok).toBe(false);
   givenUp = { eventId: test.eventId };
 });
@@ -139,8 +137,8 @@ describe('every delivery of a merchant', () => {
     expect(first.nextCursor).not.toBeNull();
     // A delivery made meanwhile goes on top, not into the next page.
     const newer = paymentEvent(scope, 'payment.succeeded');
-    await publishPaymentEvent(nats, infra.natsPrefix, newer);
-    await expect.poll(() => attemptsOf(newer.id), poll).toBeGreaterThan(0);
+    await send(newer);
+    await expect.poll(() => attemptsOf(newer.id), POLL).toBeGreaterThan(0);
     const second = await list(scope, { limit: 2, cursor: first.nextCursor! });
     expect(second.deliveries.map((d) => d.eventId)).toEqual([delivered.eventId]);
     expect(second.nextCursor).toBeNull();
@@ -152,12 +150,12 @@ describe('every delivery of a merchant', () => {
     const late = paymentEvent(own.scope, 'payment.succeeded');
     const early = paymentEvent(own.scope, 'payment.succeeded');
     for (const event of [late, early]) {
-      await publishPaymentEvent(nats, infra.natsPrefix, event);
-      await expect.poll(() => stateOf(event.id), poll).toBe('success');
+      await send(event);
+      await expect.poll(() => stateOf(event.id), POLL).toBe('success');
     }
     // 23:30 UTC on 1 March is 00:30 on 2 March in Algiers; 22:59 UTC is still 1 March.
-    await db`update deliveries set created_at = '2026-03-01T23:30:00Z' where event_id = ${late.id}`;
-    await db`update deliveries set created_at = '2026-03-01T22:59:00Z' where event_id = ${early.id}`;
+    await testbed.db`update deliveries set created_at = '2026-03-01T23:30:00Z' where event_id = ${late.id}`;
+    await testbed.db`update deliveries set created_at = '2026-03-01T22:59:00Z' where event_id = ${early.id}`;
     const ids = async (query: ListQuery) =>
       (await list(own.scope, query)).deliveries.map((d) => d.eventId);
     expect(await ids({ from: '2026-03-02', to: '2026-03-02' })).toEqual([late.id]);
@@ -170,8 +168,8 @@ describe('every delivery of a merchant', () => {
   it('never shows another merchant’s deliveries, nor the other mode’s', async () => {
     const other = await merchant();
     const theirs = paymentEvent(other.scope, 'payment.succeeded');
-    await publishPaymentEvent(nats, infra.natsPrefix, theirs);
-    await expect.poll(() => stateOf(theirs.id), poll).toBe('success');
+    await send(theirs);
+    await expect.poll(() => stateOf(theirs.id), POLL).toBe('success');
 
     const mine = (await list(scope, { limit: 100 })).deliveries.map((d) => d.eventId);
     expect(mine).not.toContain(theirs.id);

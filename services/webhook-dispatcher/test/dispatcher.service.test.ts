@@ -8,6 +8,7 @@ import { paymentEvent, publishPaymentEvent } from '@dzpay/testkit/payment-events
 import {
   deliveryEvents,
   merchantWithPartner,
+  POLL,
   startDispatcherTestbed,
   type Answer,
   type DispatcherTestbed,
@@ -20,8 +21,6 @@ let nats: NatsConnection;
 let db: Sql;
 let key: Buffer;
 let partners: Partner[];
-
-const poll = { timeout: 15_000, interval: 50 };
 
 interface DeliveryRow {
   id: string;
@@ -67,7 +66,7 @@ async function send(event: PaymentEvent, msgID?: string): Promise<void> {
 }
 
 async function finalDelivery(eventId: string, state: 'success' | 'fail'): Promise<DeliveryRow> {
-  await expect.poll(() => stateOf(eventId), poll).toBe(state);
+  await expect.poll(() => stateOf(eventId), POLL).toBe(state);
   const [delivery] = await deliveriesOf(eventId);
   return delivery!;
 }
@@ -131,7 +130,7 @@ describe('delivering a payment outcome', () => {
     expect(attempt!.response_excerpt).toContain('"success":true');
     expect(attempt!.latency_ms).toBeGreaterThanOrEqual(0);
     await expect
-      .poll(() => deliveryEvents(nats, infra.natsPrefix, delivery.id), poll)
+      .poll(() => deliveryEvents(nats, infra.natsPrefix, delivery.id), POLL)
       .toHaveLength(2);
     // Once, even after a few more scheduler ticks.
     await new Promise((resolve) => setTimeout(resolve, 400));
@@ -183,7 +182,7 @@ describe('delivering a payment outcome', () => {
             e.data.state,
             e.data.attempts,
           ]),
-        poll,
+        POLL,
       )
       .toEqual([
         ['webhook.delivery.pending', 'pending', 0],
@@ -205,7 +204,7 @@ describe('delivering a payment outcome', () => {
     await expect
       .poll(
         async () => (await deliveryEvents(nats, infra.natsPrefix, delivery.id)).at(-1)?.type,
-        poll,
+        POLL,
       )
       .toBe('webhook.delivery.failed');
     expect(events.length).toBeLessThanOrEqual(5);
@@ -231,7 +230,7 @@ describe('delivering a payment outcome', () => {
     const stuck = Array.from({ length: 12 }, () => paymentEvent(hung.scope, 'payment.succeeded'));
     for (const event of stuck) await send(event);
     // Four attempts (the default per-endpoint limit) hang; the other eight wait their turn.
-    await expect.poll(() => hung.partner.calls.length, poll).toBe(4);
+    await expect.poll(() => hung.partner.calls.length, POLL).toBe(4);
     const event = paymentEvent(fast.scope, 'payment.succeeded');
     await send(event);
     await finalDelivery(event.id, 'success');
@@ -296,7 +295,7 @@ describe('restarting the dispatcher', () => {
     );
     const event = paymentEvent(scope, 'payment.succeeded');
     await send(event);
-    await expect.poll(async () => (await deliveriesOf(event.id))[0]?.attempts, poll).toBe(1);
+    await expect.poll(async () => (await deliveriesOf(event.id))[0]?.attempts, POLL).toBe(1);
 
     await testbed.restart();
 

@@ -28,6 +28,14 @@ import { loopbackOnlyConnect } from '@dzpay/testkit/loopback-connect';
 import type { DispatcherEnv } from '../src/config.ts';
 import { startWebhookDispatcher } from '../src/service.ts';
 
+/** How long and how often a test polls for what the dispatcher does on its own time. */
+export const POLL = { timeout: 15_000, interval: 50 };
+
+/** The state of the delivery of an event, when there is one. */
+export const deliveryState = async (db: Sql, eventId: string) =>
+  (await db<{ state: string }[]>`select state from deliveries where event_id = ${eventId}`)[0]
+    ?.state;
+
 /** Writes a partner into the directory bucket as the gateway does, secrets sealed. */
 export async function registerPartner(
   nc: NatsConnection,

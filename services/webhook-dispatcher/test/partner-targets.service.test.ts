@@ -21,7 +21,7 @@ import type { DispatcherEnv } from '../src/config.ts';
 import { TARGET_REFUSED } from '../src/domain/attempt.ts';
 import { startWebhookDispatcher } from '../src/service.ts';
 import { paymentEvent, publishPaymentEvent } from '@dzpay/testkit/payment-events';
-import { deleteBucket, registerMerchant } from './fixtures.ts';
+import { deleteBucket, POLL, registerMerchant } from './fixtures.ts';
 
 // Webhooks go through the guarded partner client in both modes. Its connections are
 // opened by loopbackOnlyConnect: nothing leaves 127.0.0.1 and ::1.
@@ -32,7 +32,6 @@ let v4: CountingServer;
 let v6: CountingServer;
 let posts = 0;
 const key = randomBytes(32);
-const poll = { timeout: 15_000, interval: 50 };
 const MODES = ['test', 'live'] as const;
 
 beforeAll(async () => {
@@ -72,7 +71,7 @@ async function deliver(apiUrl: string, mode: MerchantScope['mode']) {
       where d.event_id = ${event.id} and d.state in ('success', 'fail')`;
     return row;
   };
-  await expect.poll(final, poll).toBeDefined();
+  await expect.poll(final, POLL).toBeDefined();
   return (await final())!;
 }
 

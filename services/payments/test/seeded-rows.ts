@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Sql } from '@dzpay/platform';
 
 // Rows written straight into the payments schema, as payments itself would leave them:
-// what the balance's SQL is tested against.
+// what the SQL of the balance and the daily report is tested against.
 
 export type Scope = { merchantId: string; mode: 'test' | 'live' };
 
