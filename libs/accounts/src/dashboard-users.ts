@@ -244,12 +244,10 @@ export function dashboardUsers(sql: Sql) {
     > {
       if (!UUID.test(userId)) return { problem: 'not-found' };
       return sql.begin(async (tx) => {
-        const team = await lockTeam(tx as unknown as Sql, merchantId);
-        const target = team.find((user) => user.id === userId);
-        if (!target) return { problem: 'not-found' as const };
-        const refusal = check(memberOf(team, actorId), memberOf(team, userId)!);
-        if (refusal !== null) return { problem: refusal };
-        if (target.role === 'owner' && role !== 'owner' && !otherOwner(team, userId)) {
+        const locked = await lockedChange(tx as unknown as Sql, merchantId, actorId, userId, check);
+        if ('problem' in locked) return locked;
+        const { target } = locked;
+        if (target.role === 'owner' && role !== 'owner' && !locked.otherOwner) {
           return { problem: 'last-owner' as const };
         }
         const [row] = await tx<UserRow[]>`
@@ -284,12 +282,10 @@ export function dashboardUsers(sql: Sql) {
     > {
       if (!UUID.test(userId)) return { problem: 'not-found' };
       return sql.begin(async (tx) => {
-        const team = await lockTeam(tx as unknown as Sql, merchantId);
-        const target = team.find((user) => user.id === userId);
-        if (!target) return { problem: 'not-found' as const };
-        const refusal = check(memberOf(team, actorId), memberOf(team, userId)!);
-        if (refusal !== null) return { problem: refusal };
-        if (disabled && target.role === 'owner' && !otherOwner(team, userId)) {
+        const locked = await lockedChange(tx as unknown as Sql, merchantId, actorId, userId, check);
+        if ('problem' in locked) return locked;
+        const { target } = locked;
+        if (disabled && target.role === 'owner' && !locked.otherOwner) {
           return { problem: 'last-owner' as const };
         }
         const [row] = await tx<UserRow[]>`
@@ -424,6 +420,26 @@ type LockedUser = Awaited<ReturnType<typeof lockTeam>>[number];
 function memberOf(team: readonly LockedUser[], userId: string): TeamMember | null {
   const user = team.find((row) => row.id === userId);
   return user ? { id: user.id, role: user.role, enabled: user.disabled_at === null } : null;
+}
+
+/**
+ * The start of every team change: the team locked, the target found, and the caller's
+ * rules judged on the actor and target as they are now. Whether an enabled owner other
+ * than the target remains is read from the same rows, for the last-owner rule.
+ */
+async function lockedChange<R extends string>(
+  tx: Sql,
+  merchantId: string,
+  actorId: string,
+  userId: string,
+  check: TeamCheck<R>,
+): Promise<{ target: LockedUser; otherOwner: boolean } | { problem: 'not-found' | R }> {
+  const team = await lockTeam(tx, merchantId);
+  const target = team.find((user) => user.id === userId);
+  if (!target) return { problem: 'not-found' };
+  const refusal = check(memberOf(team, actorId), memberOf(team, userId)!);
+  if (refusal !== null) return { problem: refusal };
+  return { target, otherOwner: otherOwner(team, userId) };
 }
 
 /** Whether an enabled owner other than this user remains. */
