@@ -90,17 +90,25 @@ function keyLabelOf(request: FastifyRequest): string {
   return key ? `${key.slice(0, 12)}…` : 'API key';
 }
 
+/** A route-level hook added to what the route already had (one, many or none). */
+function withHook<H>(existing: H | H[] | undefined, hook: H): H[] {
+  if (existing === undefined) return [hook];
+  return Array.isArray(existing) ? [...existing, hook] : [existing, hook];
+}
+
 /**
  * Records, after the answer, every refund, cancel and webhook settings change made with
- * an API key. Registered before the other routes (app.ts) so its hooks run on theirs.
- * onSend reads what the answer said (the refund's amount); onResponse writes the event
- * once the merchant has the answer: the action is done whatever this write does, and a
- * failure is logged, never turned into an error for an action that succeeded.
+ * an API key. Registered before the other routes (app.ts): as each audited route is
+ * added, its own onSend and onResponse hooks are, so no other request (status reads on
+ * the hot path) runs them. onSend reads what the answer said (the refund's amount);
+ * onResponse writes the event once the merchant has the answer: the action is done
+ * whatever this write does, and a failure is logged, never turned into an error for an
+ * action that succeeded.
  */
 function recordApiActions(app: FastifyInstance, deps: GatewayDeps): void {
   const pending = new WeakMap<FastifyRequest, AuditEventInput>();
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const route = auditedRouteOf(request);
     const status = reply.statusCode;
     if (!route || !request.auth || status < 200 || status >= 300) return payload;
@@ -124,9 +132,9 @@ function recordApiActions(app: FastifyInstance, deps: GatewayDeps): void {
       details: route.details(request, answer),
     });
     return payload;
-  });
+  };
 
-  app.addHook('onResponse', async (request) => {
+  const onResponse = async (request: FastifyRequest) => {
     const event = pending.get(request);
     if (!event) return;
     pending.delete(request);
@@ -138,6 +146,13 @@ function recordApiActions(app: FastifyInstance, deps: GatewayDeps): void {
         'audit event not recorded',
       );
     }
+  };
+
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((method) => AUDITED_ROUTES[`${method} ${route.url}`])) return;
+    route.onSend = withHook(route.onSend, onSend);
+    route.onResponse = withHook(route.onResponse, onResponse);
   });
 }
 
