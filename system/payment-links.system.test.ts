@@ -345,9 +345,10 @@ describe('the merchant API', () => {
   it('records who made and deactivated a link in the audit log', async () => {
     const link = await client.createPaymentLink({ label: 'Audit', amount: 10_000 });
     await client.deactivatePaymentLink(link.id);
-    const rows = await stack.gateway.runtime.sql<{ action: string; actor_kind: string }[]>`
+    // Written by the gateway's audit hooks once each answer is sent.
+    const rows = () => stack.gateway.runtime.sql<{ action: string; actor_kind: string }[]>`
       select action, actor_kind from audit_events where target = ${link.id} order by at`;
-    expect(rows).toEqual([
+    await expect.poll(rows, { timeout: 5_000 }).toEqual([
       { action: 'payment_link.create', actor_kind: 'api_key' },
       { action: 'payment_link.deactivate', actor_kind: 'api_key' },
     ]);

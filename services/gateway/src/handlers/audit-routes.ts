@@ -19,7 +19,7 @@ import { parseQuery } from './query-string.ts';
  */
 interface AuditedRoute {
   action: AuditAction;
-  target: (request: FastifyRequest) => string | undefined;
+  target: (request: FastifyRequest, answer: unknown) => string | undefined;
   details: (request: FastifyRequest, answer: unknown) => Record<string, unknown>;
 }
 
@@ -39,7 +39,16 @@ function safeUrlOf(url: unknown): string | null {
   }
 }
 
+/** A payment link made or ended: the link the answer names, and its label. */
+const paymentLinkAction = (action: AuditAction): AuditedRoute => ({
+  action,
+  target: (_request, answer) => objectOf(objectOf(answer).data).id as string | undefined,
+  details: (_request, answer) => ({ label: objectOf(objectOf(answer).data).label ?? null }),
+});
+
 const AUDITED_ROUTES: Readonly<Record<string, AuditedRoute>> = {
+  'POST /api/v1/payment-links': paymentLinkAction('payment_link.create'),
+  'POST /api/v1/payment-links/:id/deactivate': paymentLinkAction('payment_link.deactivate'),
   'POST /api/v1/payments/:id/refund': {
     action: 'payment.refund',
     target: paramId,
@@ -122,7 +131,7 @@ function recordApiActions(app: FastifyInstance, deps: GatewayDeps): void {
         answer = null;
       }
     }
-    const target = route.target(request);
+    const target = route.target(request, answer);
     pending.set(request, {
       merchantId: request.auth.scope.merchantId,
       mode: request.auth.scope.mode,

@@ -14,11 +14,9 @@ import {
   Rpc,
   type MerchantTerms,
   type PaymentLinkPublicView,
-  type PaymentLinkView,
 } from '@dzpay/contracts';
 import { isAppError, requestRpc } from '@dzpay/platform';
 import { etagMatches, negotiateQrFormat, renderQrImage } from '@dzpay/rendering';
-import type { AuditAction } from '@dzpay/accounts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../deps.ts';
 import { merchantTerms } from '../domain/merchant-terms.ts';
@@ -57,29 +55,6 @@ function merchantRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   const routeOptions = { preParsing: requireApiKey(app, deps.keys) };
   const ask = scopedAsk(deps, deps.serviceTimeoutMs);
 
-  /**
-   * Who did it: the API key, by its id and its prefix as the dashboard shows it
-   * (`pk_test_AbCd…`); the key itself is never kept.
-   */
-  async function audit(request: FastifyRequest, action: AuditAction, link: PaymentLinkView) {
-    const { scope, keyId } = authOf(request);
-    const key = request.headers['x-api-key'];
-    const label = typeof key === 'string' ? `${key.trim().slice(0, 12)}…` : 'API key';
-    try {
-      await deps.accounts.recordAudit({
-        merchantId: scope.merchantId,
-        mode: scope.mode,
-        actor: { kind: 'api_key', id: keyId, label },
-        action,
-        target: link.id,
-        details: { label: link.label },
-      });
-    } catch (err) {
-      // The link was made (or ended): the answer must say so, or a retry makes another.
-      request.log.error({ err, action, paymentLinkId: link.id }, 'audit event not recorded');
-    }
-  }
-
   app.post('/api/v1/payment-links', routeOptions, async (request, reply) => {
     const auth = authOf(request);
     const link = parseCreateBody(request.body);
@@ -90,7 +65,6 @@ function merchantRoutes(app: FastifyInstance, deps: GatewayDeps): void {
       { merchant: merchantTerms(auth.merchant, auth.scope.mode), link },
       { timeoutMs: deps.serviceTimeoutMs },
     );
-    await audit(request, 'payment_link.create', data);
     return reply.code(201).send({ statusCode: 201, message: 'Payment link created', data });
   });
 
@@ -117,7 +91,6 @@ function merchantRoutes(app: FastifyInstance, deps: GatewayDeps): void {
     routeOptions,
     async (request) => {
       const data = await ask(request, Rpc.paymentLinksDeactivate, { id: request.params.id });
-      await audit(request, 'payment_link.deactivate', data);
       return { statusCode: 200, message: 'Payment link deactivated', data };
     },
   );
