@@ -13,15 +13,14 @@ export { reportCsv } from './report-csv.ts';
 export { parseSetQrConfig, parseUnsetQrConfig, type Parsed } from './qr-request.ts';
 export { csvWriter, type Cell } from './csv.ts';
 export { xlsxWorkbook, XLSX_MEDIA_TYPE, type Sheet } from './xlsx.ts';
-export {
-  pdfAmount,
-  STATEMENT_MEDIA_TYPES,
-  statementCsv,
-  statementFileName,
-  type StatementParty,
-  statementPdf,
-  type StatementText,
-  StatementTexts,
-  statementXlsx,
-} from './statements.ts';
-export { ExportTooLarge, paymentsXlsx, reportXlsx, XLSX_MAX_PAYMENTS } from './spreadsheets.ts';
+
+// Monthly statements of a merchant's balance: PDF, CSV and XLSX (docs/balance.md).
+export { statementCsv } from './statement-csv.ts';
+export { pdfAmount, statementPdf, type StatementParty } from './statement-pdf.ts';
+export { statementXlsx } from './statement-xlsx.ts';
+export { StatementTexts, type StatementText } from './statement-labels.ts';
+export { statementFileName, STATEMENT_MEDIA_TYPES } from './statement-files.ts';
+
+// XLSX of the payments list and of the daily report, next to their CSV.
+export { ExportTooLarge, paymentsXlsx, XLSX_MAX_PAYMENTS } from './payments-xlsx.ts';
+export { reportXlsx } from './report-xlsx.ts';

@@ -1,6 +1,7 @@
 import type { DailyReportReply, PaymentsPage } from '@dzpay/contracts';
 import { describe, expect, it } from 'vitest';
-import { ExportTooLarge, paymentsXlsx, reportXlsx } from '../src/spreadsheets.ts';
+import { ExportTooLarge, paymentsXlsx } from '../src/payments-xlsx.ts';
+import { reportXlsx } from '../src/report-xlsx.ts';
 import { listItem, NOTHING_THAT_DAY, readWorkbook } from './fixtures.ts';
 
 describe('paymentsXlsx', () => {

@@ -6,7 +6,7 @@ import {
   statementFileName,
   statementPdf,
   statementXlsx,
-} from '../src/statements.ts';
+} from '../src/index.ts';
 import { readWorkbook } from './fixtures.ts';
 
 const zero: BalanceFigures = {
