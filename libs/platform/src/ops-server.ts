@@ -40,6 +40,12 @@ export async function startOpsServer(options: {
   const app = Fastify({ logger: false });
   let phase: 'starting' | 'ready' | 'draining' = 'starting';
 
+  // Which process answers: a harness that picked this port checks it is its own child's,
+  // not another process's that took the port first (libs/testkit spawnService).
+  app.addHook('onSend', async (_request, reply) => {
+    void reply.header('x-process-id', String(process.pid));
+  });
+
   app.get('/healthz', (_request, reply) => reply.send({ status: 'ok' }));
 
   app.get('/readyz', async (_request, reply) => {

@@ -177,9 +177,11 @@ export async function pollUntilReady(
 }
 
 /** Whether `url` answers 2xx within the probe's time. */
-export async function answersOk(url: string): Promise<boolean> {
+export async function answersOk(url: string, pid?: number): Promise<boolean> {
   const response = await fetch(url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) }).catch(
     () => null,
   );
-  return response?.ok ?? false;
+  if (!response?.ok) return false;
+  // Asked to: the answer must come from that process (its ops server names its pid).
+  return pid === undefined || response.headers.get('x-process-id') === String(pid);
 }

@@ -31,6 +31,11 @@ export interface Readiness {
   /** A URL that answers 2xx once the process is ready (a service's /readyz, say). */
   readyUrl: string;
   readyTimeoutMs?: number;
+  /**
+   * Ready only when the answer names this process (a dzpay service's ops server does):
+   * another process that took the port first never passes for it.
+   */
+  sameProcess?: boolean;
   /** Between two asks. */
   pollIntervalMs?: number;
 }
@@ -44,7 +49,7 @@ export async function waitUntilReady(spawned: SpawnedProcess, readiness: Readine
   const timeoutMs = readiness.readyTimeoutMs ?? 20_000;
   const outcome = await pollUntilReady(
     spawned,
-    () => answersOk(readiness.readyUrl),
+    () => answersOk(readiness.readyUrl, readiness.sameProcess ? spawned.pid : undefined),
     Date.now() + timeoutMs,
     readiness.pollIntervalMs,
   );

@@ -39,16 +39,30 @@ export async function spawnService(
   env: Record<string, string>,
   readyTimeoutMs = 20_000,
 ): Promise<ServiceProcess> {
-  const opsPort = await freePort();
-  const service = await startNode({
-    name: serviceNameOf(entry),
-    entry,
-    env: { ...env, OPS_PORT: String(opsPort), OPS_HOST: '127.0.0.1' },
-    readyUrl: `http://127.0.0.1:${opsPort}/readyz`,
-    readyTimeoutMs,
-  });
-  return Object.assign(service, { opsPort });
+  // A free port is free when asked, not when the service listens: another process (a
+  // parallel test's) may take it in between. The service then exits; it is started
+  // again on another port, and readiness is only ever its own answer.
+  for (let attempt = 1; ; attempt += 1) {
+    const opsPort = await freePort();
+    try {
+      const service = await startNode({
+        name: serviceNameOf(entry),
+        entry,
+        env: { ...env, OPS_PORT: String(opsPort), OPS_HOST: '127.0.0.1' },
+        readyUrl: `http://127.0.0.1:${opsPort}/readyz`,
+        readyTimeoutMs,
+        sameProcess: true,
+      });
+      return Object.assign(service, { opsPort });
+    } catch (error) {
+      const portTaken = error instanceof Error && error.message.includes(`EADDRINUSE`);
+      if (!portTaken || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
 }
+
+/** How many ports a service is tried on before its start is said to fail. */
+const PORT_ATTEMPTS = 3;
 
 /** `payments` for services/payments/src/main.ts; the file name for anything else. */
 function serviceNameOf(entry: string): string {
