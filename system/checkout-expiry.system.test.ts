@@ -45,8 +45,23 @@ async function read(id: string): Promise<PaymentView> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the 15-minute window (shortened here)', () => {
-  it('an unpaid payment becomes expired, a payment.fail event, and its card order is cancelled', async () => {
+  it('an unopened payment becomes expired, a payment.failed event, and never reaches the card network', async () => {
     const payment = await registered();
+    await expect
+      .poll(async () => (await read(payment.id)).status, { timeout: 5_000 })
+      .toBe('expired');
+    expect((await read(payment.id)).orderId).toBeNull();
+    await expect
+      .poll(() => eventTypesOf(stack.gateway.runtime.nats, stack.infra.natsPrefix, payment.id), {
+        timeout: 5_000,
+      })
+      .toEqual(['payment.created', 'payment.failed']);
+  });
+
+  it('an opened, unpaid payment becomes expired, and its card order is cancelled', async () => {
+    const payment = await registered();
+    const pay = await fetch(`${payment.checkoutUrl}/pay`, { method: 'POST', redirect: 'manual' });
+    expect(pay.status).toBe(303);
     await expect
       .poll(async () => (await read(payment.id)).status, { timeout: 5_000 })
       .toBe('expired');
@@ -56,7 +71,7 @@ describe('the 15-minute window (shortened here)', () => {
       .poll(() => eventTypesOf(stack.gateway.runtime.nats, stack.infra.natsPrefix, payment.id), {
         timeout: 5_000,
       })
-      .toEqual(['payment.created', 'payment.failed']);
+      .toEqual(['payment.created', 'payment.processing', 'payment.failed']);
   });
 
   it('reopening an expired link shows that it expired, with no way to pay', async () => {

@@ -141,6 +141,15 @@ const paymentRow = async (reference: string) =>
       from payments.payments where reference = ${reference}`
   )[0];
 
+/** The payer presses pay on the checkout page (the page's own empty form). */
+const pressPay = (checkoutUrl: string) =>
+  fetch(`${checkoutUrl}/pay`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: '',
+  });
+
 /** The payer opens the link and pays it with an approved card: where they land. */
 async function payAt(checkoutUrl: string) {
   const page = await fetch(checkoutUrl);
@@ -150,35 +159,34 @@ async function payAt(checkoutUrl: string) {
 }
 
 describe('a registration whose process died before its answer was stored', () => {
-  it('after the payment and its card order committed: the retry answers that payment with a working link', async () => {
+  it('inside its transaction: nothing is left, and the retry registers the payment once, with a working link', async () => {
     const reference = `CRASH-REG-${randomUUID().slice(0, 8)}`;
     const key = `key-${reference}`;
+    // The answer is stored in the transaction that writes the payment: the crash point
+    // holds that transaction before its commit.
     point = await crashPoint(stack.infra.databaseUrl, {
       table: 'idempotency_keys',
-      when: 'new.response is not null',
+      when: 'old.response is null and new.response is not null',
     });
     const inFlight = send('/api/v1/payments', registration(reference), key);
     await point.reached();
-    // The crash point: the payment and its card order are committed, the answer is not.
-    const committed = (await paymentRow(reference))!;
-    expect(committed.status).toBe('pending');
-    expect(committed.cardnet_order_id).not.toBeNull();
+    expect(await paymentRow(reference)).toBeUndefined();
     expect((await crashAndRestart(point, inFlight)).status).toBe(503);
+    expect(await paymentRow(reference)).toBeUndefined();
 
     const answer = await retry('/api/v1/payments', registration(reference), key);
     expect(answer.body.errorCode).toBeUndefined();
     expect(answer.status).toBe(201);
     const payment = RegisteredPayment.parse(answer.body.data);
-    expect(payment.id).toBe(committed.id);
-    expect(answer.replayed).toBe('true');
     // Once stored, that answer is the one replayed.
     const again = await send('/api/v1/payments', registration(reference), key);
+    expect(again.replayed).toBe('true');
     expect(RegisteredPayment.parse(again.body.data)).toEqual(payment);
 
     // The link works: it shows the payment, and paying it pays this payment's order.
     const paid = await payAt(payment.checkoutUrl);
     expect(paid.page).toContain(reference);
-    expect(paid.orderId).toBe(committed.cardnet_order_id);
+    expect(paid.orderId).toBe((await paymentRow(reference))!.cardnet_order_id);
     expect(paid.finalUrl).toContain('https://shop.example/ok');
     const read = await stack.get(`/api/v1/payments/${payment.id}`, { 'x-api-key': apiKey });
     expect(PaymentView.parse(((await read.json()) as { data: unknown }).data).status).toBe(
@@ -186,51 +194,21 @@ describe('a registration whose process died before its answer was stored', () =>
     );
   });
 
-  it('between the payment row and register.do (which the card network still executes): the retry registers it anew', async () => {
-    const reference = `CRASH-PRE-${randomUUID().slice(0, 8)}`;
-    const key = `key-${reference}`;
-    // register.do reaches the card network and is held there.
-    await control.setFaults([{ operation: 'register', effect: 'hang' }]);
-    const inFlight = send('/api/v1/payments', registration(reference), key);
-    await expect
-      .poll(async () => (await control.faults())[0]?.applied, { timeout: 10_000 })
-      .toBe(1);
-    const committed = (await paymentRow(reference))!;
-    expect(committed).toMatchObject({ status: 'pending', cardnet_order_id: null });
-    payments!.kill('SIGKILL');
-    await payments!.exited();
-    // The held call goes on: the card network registers the old order number, for nobody.
-    await control.clearFaults();
-    await expect
-      .poll(async () =>
-        (await control.ledger()).some((o) => o.orderNumber === committed.order_number),
-      )
-      .toBe(true);
-    const [first, restarted] = await Promise.all([inFlight, startPaymentsProcess()]);
-    payments = restarted;
-    expect(first.status).toBe(503);
+  it('after the card network was seen out: the retry answers 502 as the first would have, not 409', async () => {
+    // A payer's click finds the network out: registrations answer 502 for a while.
+    const opened = RegisteredPayment.parse(
+      (await send('/api/v1/payments', registration(`CRASH-OUT-${randomUUID().slice(0, 8)}`))).body
+        .data,
+    );
+    await control.setFaults([{ operation: 'register', effect: 'unavailable' }]);
+    const click = await pressPay(opened.checkoutUrl);
+    expect(click.status).toBe(503);
 
-    const answer = await retry('/api/v1/payments', registration(reference), key);
-    expect(answer.body.errorCode).toBeUndefined();
-    expect(answer.status).toBe(201);
-    const payment = RegisteredPayment.parse(answer.body.data);
-    expect(payment.id).toBe(committed.id);
-
-    const paid = await payAt(payment.checkoutUrl);
-    expect(paid.page).toContain(reference);
-    const registered = (await paymentRow(reference))!;
-    expect(registered.order_number).not.toBe(committed.order_number);
-    expect(paid.orderId).toBe(registered.cardnet_order_id);
-    expect(paid.finalUrl).toContain('https://shop.example/ok');
-  });
-
-  it('after the card network refused the order: the retry answers 502 as the first would have, not 409', async () => {
     const reference = `CRASH-502-${randomUUID().slice(0, 8)}`;
     const key = `key-${reference}`;
-    await control.setFaults([{ operation: 'register', effect: 'unavailable' }]);
     point = await crashPoint(stack.infra.databaseUrl, {
       table: 'idempotency_keys',
-      when: 'new.response is not null',
+      when: 'old.response is null and new.response is not null',
     });
     const inFlight = send('/api/v1/payments', registration(reference), key);
     await point.reached();
@@ -244,6 +222,45 @@ describe('a registration whose process died before its answer was stored', () =>
     const answer = await retry('/api/v1/payments', registration(reference), key);
     expect(answer.body.errorCode).toBe('CARDNET502_REGISTRATION_FAILED');
     expect(answer.status).toBe(502);
+  });
+});
+
+describe("a checkout whose payments process died while the payer's click held register.do", () => {
+  it('is registered anew on the next click, under a new number; the order the network still made is paid by nobody', async () => {
+    const reference = `CRASH-PRE-${randomUUID().slice(0, 8)}`;
+    const payment = RegisteredPayment.parse(
+      (await send('/api/v1/payments', registration(reference))).body.data,
+    );
+    const committed = (await paymentRow(reference))!;
+    // register.do reaches the card network and is held there.
+    await control.setFaults([{ operation: 'register', effect: 'hang' }]);
+    const click = pressPay(payment.checkoutUrl);
+    await expect
+      .poll(async () => (await control.faults())[0]?.applied, { timeout: 10_000 })
+      .toBe(1);
+    expect(await paymentRow(reference)).toMatchObject({
+      status: 'pending',
+      cardnet_order_id: null,
+    });
+    payments!.kill('SIGKILL');
+    await payments!.exited();
+    // The held call goes on: the card network registers the old order number, for nobody.
+    await control.clearFaults();
+    await expect
+      .poll(async () =>
+        (await control.ledger()).some((o) => o.orderNumber === committed.order_number),
+      )
+      .toBe(true);
+    const [first, restarted] = await Promise.all([click, startPaymentsProcess()]);
+    payments = restarted;
+    expect(first.status).toBe(503);
+
+    const paid = await payAt(payment.checkoutUrl);
+    expect(paid.page).toContain(reference);
+    const registered = (await paymentRow(reference))!;
+    expect(registered.order_number).not.toBe(committed.order_number);
+    expect(paid.orderId).toBe(registered.cardnet_order_id);
+    expect(paid.finalUrl).toContain('https://shop.example/ok');
   });
 });
 

@@ -234,15 +234,36 @@ describe('POST /api/v1/payments', () => {
     );
   });
 
-  it('502 CARDNET502_REGISTRATION_FAILED when the card network is down, and the reference is used up', async () => {
-    // The sandbox answers 503 to this total (amount + 50 DZD fee = 6 666 600 centimes).
-    const sent = body({ amount: 6_666_600 - 5_000 });
+  it('502 CARDNET502_REGISTRATION_FAILED while the card network is out, and the reference is used up', async () => {
+    const checkoutUrlOf = async (response: Response) => {
+      expect(response.status).toBe(201);
+      return RegisteredPayment.parse(((await response.json()) as { data: unknown }).data)
+        .checkoutUrl;
+    };
+    const pressPay = (checkoutUrl: string) =>
+      fetch(`${checkoutUrl}/pay`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+      });
+    const healthy = await checkoutUrlOf(await register(body()));
+    // Registration waits for no card network: the order is registered when the payer
+    // goes on to pay. The sandbox answers register.do for this total (amount + 50 DZD fee
+    // = 6 666 600 centimes) with 503: that payer's click finds the network out.
+    const unlucky = await checkoutUrlOf(await register(body({ amount: 6_666_600 - 5_000 })));
+    expect((await pressPay(unlucky)).status).toBe(503);
+
+    const sent = body();
     await expectError(await register(sent), 502, 'CARDNET502_REGISTRATION_FAILED');
     await expectError(
       await register({ ...sent, amount: 9_000 }),
       409,
       'PAYMENT_INSTANCE409_DUPLICATE_REFERENCE',
     );
+    // A click whose register.do succeeds says the network is back.
+    expect((await pressPay(healthy)).status).toBe(303);
+    expect((await register(body())).status).toBe(201);
   });
 
   it('401 AUTH401_UNAUTHORIZED_ACCESS for a missing or unknown key', async () => {

@@ -34,7 +34,7 @@ export {
 export { requestRpc, serveRpc, type RpcServer } from './rpc.ts';
 
 // The outbox: events written in the state change's transaction, relayed, then pruned.
-export { writeOutbox } from './outbox.ts';
+export { writeOutbox, type OutboxEvent } from './outbox.ts';
 export { startOutboxRelay } from './outbox-relay.ts';
 export { outboxPruneTask, processedEventsPruneTask } from './pruner.ts';
 

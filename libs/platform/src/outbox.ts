@@ -3,7 +3,7 @@ import type { Tx } from './db.ts';
 import { traceCarrier } from './tracing.ts';
 
 /** An event for the outbox: `id` becomes its Nats-Msg-Id, `subject` is unprefixed. */
-interface OutboxEvent {
+export interface OutboxEvent {
   id: string;
   subject: string;
   payload: postgres.JSONValue;

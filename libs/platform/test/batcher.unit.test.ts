@@ -73,4 +73,21 @@ describe('batcher', () => {
     const short = batcher(() => Promise.resolve([]), 10);
     await expect(short(1)).rejects.toThrow('batch write answered 0 results for 1');
   });
+
+  it('with gatherMs, waits that long for company: calls within the window share one write', async () => {
+    const batches: number[][] = [];
+    const add = batcher(
+      (items: readonly number[]) => {
+        batches.push([...items]);
+        return Promise.resolve(items.map((item) => item * 10));
+      },
+      10,
+      30,
+    );
+    const first = add(1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = add(2);
+    await expect(Promise.all([first, second])).resolves.toEqual([10, 20]);
+    expect(batches).toEqual([[1, 2]]);
+  });
 });

@@ -28,6 +28,12 @@ export const PaymentsEnv = BaseEnv.extend({
    * (4 s) and then the card network: together under the gateway's PAYMENTS_TIMEOUT_MS.
    */
   CARDNET_TIMEOUT_MS: z.coerce.number().int().positive().default(6_000),
+  /**
+   * How long one register.do failure that says the network is out (unreachable, timing
+   * out, credentials refused) makes registrations answer CARDNET502, unless a register.do
+   * succeeds first (docs/payments.md, "When the card network is out").
+   */
+  CARDNET_DOWN_MS: z.coerce.number().int().nonnegative().default(5_000),
   /** The payment window; the spec's 15 minutes, shorter only in tests. */
   PAYMENT_WINDOW_MS: z.coerce
     .number()

@@ -2,8 +2,10 @@ import { secretsKey, type Logger, type Sql } from '@dzpay/platform';
 import type { CardNetwork } from './adapters/cardnet/card-network.ts';
 import { idempotencyRepository } from './adapters/idempotency-repository.ts';
 import { paymentsRepository } from './adapters/payments-repository.ts';
+import { registrationWriter } from './adapters/registration-writer.ts';
 import { refundsRepository } from './adapters/refunds-repository.ts';
 import type { PaymentsEnv } from './config.ts';
+import { networkHealth, type NetworkHealth } from './domain/network-health.ts';
 import { refundExecutor } from './handlers/refund-executor.ts';
 import { refunder } from './handlers/refund.ts';
 import { settler } from './handlers/settle.ts';
@@ -27,8 +29,11 @@ export function paymentsCore(deps: {
     | 'REFUND_HORIZON_MS'
     | 'CARDNET_TIMEOUT_MS'
     | 'SECRETS_KEY'
+    | 'CARDNET_DOWN_MS'
   >;
   clock?: () => Date;
+  /** Modes without a card network configured: registrations there answer CARDNET502. */
+  unconfigured?: readonly ('test' | 'live')[];
   /** Money the card network refunded beyond dzpay's intents (the service counts it). */
   onUnexplainedRefund?: (paymentId: string, amount: number) => void;
 }) {
@@ -60,8 +65,15 @@ export function paymentsCore(deps: {
     clock,
     lateCallHorizonMs: config.REFUND_HORIZON_MS,
   });
+  const healthOf = (mode: 'test' | 'live'): NetworkHealth =>
+    networkHealth({
+      downMs: config.CARDNET_DOWN_MS,
+      configured: !(deps.unconfigured ?? []).includes(mode),
+    });
   return {
     clock,
+    health: { test: healthOf('test'), live: healthOf('live') },
+    registrations: registrationWriter(sql, keys.seal, clock),
     refundQuietMs: config.REFUND_QUIET_MS,
     repository,
     cardNetworks,

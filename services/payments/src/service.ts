@@ -28,6 +28,7 @@ import { serveBalanceHandlers } from './handlers/balance-handlers.ts';
 import { servePaymentLinkHandlers } from './handlers/payment-link-handlers.ts';
 import { serveCheckoutHandlers } from './handlers/checkout-handlers.ts';
 import { servePaymentsHandlers } from './handlers/payments-handlers.ts';
+import { orderPlacer } from './handlers/place-order.ts';
 import { serveReconcileHandler } from './handlers/reconcile-handlers.ts';
 import { reconciler } from './handlers/reconciler.ts';
 import { startSweeper } from './jobs/sweeper.ts';
@@ -90,6 +91,7 @@ export async function startPayments(
     logger,
     cardNetworks,
     config,
+    unconfigured: config.CARDNET_LIVE_URL ? [] : ['live'],
     onUnexplainedRefund: () => settlementWatch.unexplainedRefund(),
   });
   const { clock, repository, refunds, keys, settle } = core;
@@ -129,7 +131,22 @@ export async function startPayments(
       publicBaseUrl: config.PUBLIC_BASE_URL,
       windowMs: config.PAYMENT_WINDOW_MS,
     })),
-    ...(await serveCheckoutHandlers({ nats, prefix, repository, settle, logger })),
+    ...(await serveCheckoutHandlers({
+      nats,
+      prefix,
+      repository,
+      settle,
+      logger,
+      placeOrder: orderPlacer({
+        repository,
+        cardNetworks,
+        health: core.health,
+        logger,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+        clock,
+        withSettlement: core.withSettlement,
+      }),
+    })),
     ...(await serveAttemptHandlers({
       nats,
       prefix,
@@ -142,6 +159,7 @@ export async function startPayments(
       open: {
         repository,
         cardNetworks,
+        health: core.health,
         logger,
         publicBaseUrl: config.PUBLIC_BASE_URL,
         windowMs: config.PAYMENT_WINDOW_MS,

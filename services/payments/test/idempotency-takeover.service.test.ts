@@ -5,14 +5,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { paymentsRepository } from '../src/adapters/payments-repository.ts';
 import { idempotent } from '../src/handlers/idempotency.ts';
-import { startPaymentsHarness, type PaymentsHarness, type Registered } from './harness.ts';
+import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 /**
- * A retry takes an Idempotency-Key over only from a try that stopped renewing it: dead
- * (system/idempotency-crash.system.test.ts) or paused past its lease. A paused try
- * wakes up still running; nothing it does after that may reach the merchant or the
- * payment: not a payment inserted under the lost key, not its answer, not its card order
- * written over the retry's.
+ * A retry takes an Idempotency-Key (or a payment's settlement lease) over only from a
+ * try that stopped renewing it: dead (system/idempotency-crash.system.test.ts) or paused
+ * past its lease. A paused try wakes up still running; nothing it does after that may
+ * reach the merchant or the payment: not a payment inserted under the lost key, not its
+ * answer, not its card order written over the one the payer's next click registered.
  */
 
 const LEASE_MS = 1_000;
@@ -21,6 +21,7 @@ let h: PaymentsHarness;
 beforeAll(async () => {
   h = await startPaymentsHarness('payments-idem-takeover', {
     IDEMPOTENCY_LEASE_MS: String(LEASE_MS),
+    SETTLE_LEASE_MS: String(LEASE_MS),
     CARDNET_TIMEOUT_MS: '20000',
   });
 });
@@ -53,16 +54,14 @@ async function pauseRenewals(owner: string, lease: string) {
     execute function payments.paused_write()`);
 }
 
-/** The merchant's retry: again while the key or the payment is still held. */
-async function retryRegister(reference: string, key: string): Promise<Registered> {
+/** The payer clicks "pay" again while the first click still holds the payment. */
+async function retryPay(checkoutToken: string): Promise<string> {
   const deadline = Date.now() + 15_000;
   for (;;) {
     try {
-      return await h.register(reference, 150_000, key);
+      return await h.toCardForm(checkoutToken);
     } catch (error) {
-      const later =
-        error instanceof AppError &&
-        (error.code === 'IDEMPOTENCY409_KEY_REUSED' || error.code === 'SERVICE503_UNAVAILABLE');
+      const later = error instanceof AppError && error.code === 'SERVICE503_UNAVAILABLE';
       if (!later || Date.now() > deadline) throw error;
       await sleep(100);
     }
@@ -75,37 +74,30 @@ const outcomeOf = (call: Promise<unknown>) =>
     (error: unknown) => (error instanceof AppError ? error.code : String(error)),
   );
 
-describe('a registration paused past its lease', () => {
-  it('is taken over by its retry; woken up, it writes nothing over the payment the retry answered', async () => {
-    const reference = `ORDER-PAUSED-${randomUUID().slice(0, 8)}`;
-    const key = `key-${reference}`;
-    // The first try's register.do is held at the card network (only that call).
+describe("a checkout's order registration paused past its lease", () => {
+  it("is taken over by the payer's next click; woken up, it writes nothing over the order that click registered", async () => {
+    const registered = await h.register(`ORDER-PAUSED-${randomUUID().slice(0, 8)}`);
+    // The first click's register.do is held at the card network (only that call).
     await h.control.setFaults([{ operation: 'register', effect: 'hang', times: 1 }]);
-    const first = outcomeOf(h.register(reference, 150_000, key));
+    const first = outcomeOf(h.toCardForm(registered.checkoutToken));
     await expect.poll(async () => (await h.control.faults())[0]?.applied).toBe(1);
-    const [held] = await h.db<{ id: string; settle_lease: string; owner: string }[]>`
-      select p.id, p.settle_lease, k.owner from payments p, idempotency_keys k
-      where p.reference = ${reference} and k.key = ${key}`;
-    await pauseRenewals(held!.owner, held!.settle_lease);
+    const [held] = await h.db<{ settle_lease: string }[]>`
+      select settle_lease from payments where id = ${registered.paymentId}`;
+    await pauseRenewals(randomUUID(), held!.settle_lease);
 
-    const retried = await retryRegister(reference, key);
-    expect(retried.paymentId).toBe(held!.id);
-    // The payer opens the retry's link and goes on to the card form.
-    const formUrl = await h.toCardForm(retried.checkoutToken);
+    const formUrl = await retryPay(registered.checkoutToken);
 
-    // The first try wakes up: its register.do answers (an order under the old number).
+    // The first click wakes up: its register.do answers (or is refused as a number reused).
     await h.control.clearFaults();
     expect(await first).not.toBe('answered');
     const [row] = await h.db<{ cardnet_order_id: string; status: string }[]>`
-      select cardnet_order_id, status from payments where id = ${held!.id}`;
+      select cardnet_order_id, status from payments where id = ${registered.paymentId}`;
     expect(row).toEqual({
       cardnet_order_id: new URL(formUrl).searchParams.get('mdOrder'),
       status: 'processing',
     });
     await h.payCard(formUrl);
-    expect((await h.comeBack(held!.id)).status).toBe('success');
-    // The key answers the retry's answer, for good.
-    expect(await h.register(reference, 150_000, key)).toEqual(retried);
+    expect((await h.comeBack(registered.paymentId)).status).toBe('success');
   });
 });
 

@@ -224,12 +224,12 @@ describe('payments.cancel', () => {
       select payload->>'type' as type, payload->'data'->>'failureReason' as "failureReason"
       from outbox where payload->'data'->>'paymentId' = ${paymentId} order by created_at`;
 
-  it('created → cancelled: order reversed first, payment.failed in the outbox, idempotent', async () => {
+  it('created → cancelled: no order ever reaches the card network, payment.failed in the outbox, idempotent', async () => {
     const payment = await h.register();
     const view = await cancel(payment.paymentId);
     expect(view).toMatchObject({ status: 'cancelled', failureReason: 'cancelled' });
-    expect((await orderOf(payment.paymentId)).status).toBe(3);
-    expect((await orderOf(payment.paymentId)).reversedAt).not.toBeNull();
+    // Nobody opened the checkout: its order was never registered, so nothing to reverse.
+    expect((await h.control.ledger()).some((o) => o.udf1 === payment.paymentId)).toBe(false);
     expect(await events(payment.paymentId)).toEqual([
       { type: 'payment.created', failureReason: null },
       { type: 'payment.failed', failureReason: 'cancelled' },
@@ -253,7 +253,9 @@ describe('payments.cancel', () => {
     expect((await cancel(payment.paymentId)).status).toBe('cancelled');
     await h.payCard(formUrl).catch(() => undefined);
     const order = await orderOf(payment.paymentId);
+    // The order registered when the payer opened the checkout is reversed first.
     expect(order.status).toBe(3);
+    expect(order.reversedAt).not.toBeNull();
     expect(order.authorizedAt).toBeNull();
     expect((await h.comeBack(payment.paymentId)).status).toBe('cancelled');
   });

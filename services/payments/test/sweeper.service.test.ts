@@ -35,7 +35,12 @@ afterAll(async () => {
 describe('the sweeper', () => {
   it(`decides a newer attempt within two passes behind ${FAILING} older ones it cannot decide`, async () => {
     const failing = [];
-    for (let i = 0; i < FAILING; i++) failing.push(await h.register());
+    for (let i = 0; i < FAILING; i++) {
+      const payment = await h.register();
+      // Its payer opened the checkout: the order exists at the card network.
+      await h.toCardForm(payment.checkoutToken);
+      failing.push(payment);
+    }
     const orderIds = (
       await h.db<{ cardnet_order_id: string }[]>`
         select cardnet_order_id from payments where id in ${h.db(failing.map((p) => p.paymentId))}`

@@ -35,7 +35,15 @@ export function idempotencyRepository(sql: Sql, secretsKey: Buffer) {
   const outcomeOf = (answer: StoredAnswer) =>
     answer.ok ? { ok: true } : { ok: false, code: answer.error.code };
 
+  /** The answer as a key keeps it: its outcome in clear, the whole of it sealed. */
+  const seal = (scope: MerchantScope, key: string, answer: StoredAnswer) => ({
+    response: outcomeOf(answer),
+    sealed: sealSecret(JSON.stringify(answer), secretsKey, ownerOf(scope, key)),
+  });
+
   return {
+    seal,
+
     /**
      * Claims a key for a request, or says what an earlier one left: its answer to
      * replay, a mismatch (same key, other body), or that it may still be running.
@@ -91,10 +99,10 @@ export function idempotencyRepository(sql: Sql, secretsKey: Buffer) {
       owner: string,
       answer: StoredAnswer,
     ): Promise<boolean> {
-      const sealed = sealSecret(JSON.stringify(answer), secretsKey, ownerOf(scope, key));
+      const { response, sealed } = seal(scope, key, answer);
       const rows = await sql`
         update idempotency_keys
-        set response = ${sql.json(outcomeOf(answer))}, response_sealed = ${sealed},
+        set response = ${sql.json(response)}, response_sealed = ${sealed},
             lease_until = null
         where merchant_id = ${scope.merchantId} and mode = ${scope.mode} and key = ${key}
           and owner = ${owner} and response is null

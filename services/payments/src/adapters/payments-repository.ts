@@ -303,26 +303,30 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
      * network, which refuses it twice (that order's form was never shown to anyone). Null
      * when the lease was lost, or `renumber` finds the attempt registered or decided.
      */
+    /**
+     * Gives a pending attempt without an order a new order number, under `lease`: its
+     * registration failed, and the network may still have made an order under the old
+     * number, which it would refuse to register twice.
+     */
+    async renumber(id: string, lease: Lease): Promise<PaymentRecord | null> {
+      const [row] = await sql<Row[]>`
+        update payments
+        set order_number = lpad(n::text, greatest(10, length(n::text)), '0'), updated_at = now()
+        from (select nextval('order_numbers') as n) as next
+        where id = ${id} and settle_lease = ${lease}
+          and status = 'pending' and cardnet_order_id is null
+        returning payments.*`;
+      return row ? toRecord(row) : null;
+    },
+
     async reissueCheckout(
       id: string,
       lease: Lease,
-      change: { checkoutTokenHash: Buffer; renumber: boolean },
+      checkoutTokenHash: Buffer,
     ): Promise<PaymentRecord | null> {
-      const orderNumber = change.renumber
-        ? orderNumberOf(
-            (
-              (await sql`select nextval('order_numbers')::bigint as n`) as unknown as [
-                { n: number },
-              ]
-            )[0].n,
-          )
-        : null;
       const [row] = await sql<Row[]>`
-        update payments
-        set checkout_token_hash = ${change.checkoutTokenHash},
-            order_number = coalesce(${orderNumber}, order_number), updated_at = now()
+        update payments set checkout_token_hash = ${checkoutTokenHash}, updated_at = now()
         where id = ${id} and settle_lease = ${lease}
-          ${orderNumber ? sql`and status = 'pending' and cardnet_order_id is null` : sql``}
         returning *`;
       return row ? toRecord(row) : null;
     },

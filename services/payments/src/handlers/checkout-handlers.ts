@@ -11,6 +11,7 @@ import { checkoutStatusOf, isOpen } from '../domain/checkout-status.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
 import { withReference } from '../domain/return-url.ts';
 import { hashToken } from '../domain/tokens.ts';
+import type { PlaceOrder } from './place-order.ts';
 import type { Settler } from './settle.ts';
 
 /**
@@ -22,10 +23,12 @@ export function serveCheckoutHandlers(deps: {
   prefix: string;
   repository: PaymentsRepository;
   settle: Settler;
+  /** The card network's order of a hosted checkout, registered when its payer goes on to pay. */
+  placeOrder: PlaceOrder;
   logger: Logger;
   clock?: () => Date;
 }): Promise<RpcServer[]> {
-  const { nats, prefix, repository, settle, logger } = deps;
+  const { nats, prefix, repository, settle, logger, placeOrder } = deps;
   const clock = deps.clock ?? (() => new Date());
 
   /** The attempt behind a token, with its outcome brought up to date when its window closed. */
@@ -50,7 +53,7 @@ export function serveCheckoutHandlers(deps: {
       prefix,
       Rpc.checkoutStart,
       async ({ token }) => {
-        let record = await current(token);
+        let record = await placeOrder(await current(token));
         if (record.status === 'pending' && record.cardnetFormUrl) {
           record =
             (await repository.transition(

@@ -44,6 +44,7 @@ export async function servePaymentLinkHandlers(
     open: {
       repository: core.repository,
       cardNetworks: core.cardNetworks,
+      health: core.health,
       logger,
       publicBaseUrl: settings.publicBaseUrl,
       windowMs: settings.windowMs,

@@ -2,23 +2,18 @@ import {
   isUuid,
   PAYMENT_WINDOW_MS,
   PaymentsRefundReply,
-  PaymentsRegisterReply,
   Rpc,
-  type MerchantTerms,
   type PaymentsListRequest,
   type PaymentsPage,
-  type PaymentsRegisterRequest,
-  type RegisterPaymentBody,
 } from '@dzpay/contracts';
 import { AppError, serveRpc, type RpcServer } from '@dzpay/platform';
 import { paymentsList } from '../adapters/payments-list.ts';
 import type { PaymentsCore } from '../core.ts';
-import { refusalOf } from '../domain/charge.ts';
 import { paymentView } from '../domain/payment-record.ts';
 import { decodeCursor, encodeCursor } from '../domain/payments-cursor.ts';
 import { paymentCanceller } from './cancel-payment.ts';
-import { idempotent, type HeldKey } from './idempotency.ts';
-import { openAttempt, resumeRegistration } from './open-attempt.ts';
+import { idempotent } from './idempotency.ts';
+import { paymentRegistration } from './register-payment.ts';
 import { RefundPending } from './refund.ts';
 import type { ServiceWiring } from './service-wiring.ts';
 import { settlementRunner } from './settlement.ts';
@@ -46,6 +41,7 @@ export function servePaymentsHandlers(
   const open = {
     repository,
     cardNetworks,
+    health: core.health,
     logger,
     publicBaseUrl: options.publicBaseUrl,
     windowMs,
@@ -62,68 +58,6 @@ export function servePaymentsHandlers(
     cardNetworks,
     logger,
   });
-
-  async function registerOnce(
-    terms: MerchantTerms,
-    body: RegisterPaymentBody,
-    held: HeldKey | null,
-  ): Promise<PaymentsRegisterReply> {
-    // An earlier try committed the payment and died unanswered: this retry answers it.
-    if (held?.paymentId) {
-      const resumed = await resumeRegistration({ ...open, withSettlement }, held.paymentId);
-      return {
-        payment: paymentView(resumed.record),
-        checkoutToken: resumed.checkoutToken,
-        replayed: true,
-      };
-    }
-    const refusal = refusalOf(body, terms);
-    if (refusal)
-      throw new AppError(
-        refusal.code,
-        refusal.message,
-        refusal.details ? { details: refusal.details } : {},
-      );
-
-    const opened = await openAttempt(
-      open,
-      {
-        terms,
-        channel: 'CHECKOUT',
-        reference: body.reference,
-        referenceKind: 'order',
-        epoch: 0,
-        amount: body.amount,
-        language: body.language ?? 'fr',
-        successUrl: body.successUrl ?? null,
-        failureUrl: body.failureUrl ?? null,
-        metadata: body.metadata ?? null,
-      },
-      held ? { idempotencyKey: { key: held.key, owner: held.owner } } : {},
-    );
-    if (!opened) {
-      throw new AppError('PAYMENT_INSTANCE409_DUPLICATE_REFERENCE', 'reference already used', {
-        details: { reference: body.reference },
-      });
-    }
-    return {
-      payment: paymentView(opened.record),
-      checkoutToken: opened.checkoutToken,
-      replayed: false,
-    };
-  }
-
-  async function register({ merchant, payment, idempotency }: PaymentsRegisterRequest) {
-    const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
-    const { value, replayed } = await idempotent(
-      core.idempotency,
-      scope,
-      idempotency,
-      PaymentsRegisterReply,
-      (held) => registerOnce(merchant, payment, held),
-    );
-    return { ...value, replayed: replayed || value.replayed };
-  }
 
   async function page(request: PaymentsListRequest): Promise<PaymentsPage> {
     const { merchantId, mode, limit, cursor, ...filter } = request;
@@ -145,7 +79,13 @@ export function servePaymentsHandlers(
   }
 
   return Promise.all([
-    serveRpc(nats, prefix, Rpc.paymentsRegister, register, logger),
+    serveRpc(
+      nats,
+      prefix,
+      Rpc.paymentsRegister,
+      paymentRegistration({ core, open, withSettlement, writer: core.registrations }),
+      logger,
+    ),
 
     serveRpc(
       nats,

@@ -12,6 +12,12 @@ export type Projection = StreamConsumer;
 export const PROJECTION_BATCH = 256;
 
 /**
+ * How long a message that changes nothing waits for others before its position is
+ * written: nobody reads it sooner, and the consumer waits for its acknowledgement.
+ */
+export const UNCHANGED_GATHER_MS = 25;
+
+/**
  * Applies one message in a transaction that commits before the ack (messages that
  * arrive together share one: handlers batch); 'unreadable' when no version of this
  * reader can parse it (the position is still recorded).

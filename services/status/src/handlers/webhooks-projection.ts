@@ -1,7 +1,7 @@
 import { WebhookDeliveryEvent } from '@dzpay/contracts';
 import { batcher, jsonOf } from '@dzpay/platform';
 import type { StatusRepository } from '../adapters/status-repository.ts';
-import { PROJECTION_BATCH, type MessageHandler } from './projection.ts';
+import { PROJECTION_BATCH, UNCHANGED_GATHER_MS, type MessageHandler } from './projection.ts';
 
 /**
  * WEBHOOKS into `payment.webhookDelivery`: each delivery event carries the delivery's
@@ -14,17 +14,24 @@ export function webhooksHandler(repository: StatusRepository, durable: string): 
       repository.applyDeliveries(durable, messages),
     PROJECTION_BATCH,
   );
+  // Hosted-checkout deliveries change nothing: positions recorded a window at a time.
+  const pass = batcher(
+    (messages: Parameters<StatusRepository['applyDeliveries']>[1]) =>
+      repository.applyDeliveries(durable, messages),
+    PROJECTION_BATCH,
+    UNCHANGED_GATHER_MS,
+  );
   return async (msg) => {
     const event = WebhookDeliveryEvent.safeParse(jsonOf(msg));
     if (!event.success) {
-      await apply({ streamSeq: msg.seq, change: null });
+      await pass({ streamSeq: msg.seq, change: null });
       return 'unreadable';
     }
     const { id, data } = event.data;
-    const change =
-      data.channel === 'AGENCY'
-        ? { eventId: id, delivery: { paymentId: data.paymentId, state: data.state } }
-        : null;
-    return apply({ streamSeq: msg.seq, change });
+    if (data.channel !== 'AGENCY') return pass({ streamSeq: msg.seq, change: null });
+    return apply({
+      streamSeq: msg.seq,
+      change: { eventId: id, delivery: { paymentId: data.paymentId, state: data.state } },
+    });
   };
 }
