@@ -42,16 +42,14 @@ export async function startOutboxRelay(deps: {
     return deps.sql.begin(async (tx) => {
       // One publisher at a time across replicas, so two relays never interleave their
       // batches. The lock is per schema: each service's outbox has its own, sharing one
-      // database.
-      const [lock] = await tx<{ held: boolean }[]>`
-        select pg_try_advisory_xact_lock(hashtext('dzpay:outbox-relay:' || current_schema()))
-          as held`;
-      if (!lock?.held) return 0;
+      // database. Taken by the read itself (evaluated once, before any row): a relay that
+      // does not get it reads nothing, and a batch costs one round trip less.
       const rows = await tx<
         { id: string; subject: string; payload: unknown; trace_carrier: TraceCarrier | null }[]
       >`
         select id, subject, payload, trace_carrier from outbox
-        where published_at is null
+        where (select pg_try_advisory_xact_lock(hashtext('dzpay:outbox-relay:' || current_schema())))
+          and published_at is null
         order by created_at, id
         limit ${BATCH}
         for update skip locked`;

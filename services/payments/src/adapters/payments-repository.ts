@@ -310,12 +310,10 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
      */
     async renumber(id: string, lease: Lease): Promise<PaymentRecord | null> {
       const [row] = await sql<Row[]>`
-        update payments
-        set order_number = lpad(n::text, greatest(10, length(n::text)), '0'), updated_at = now()
-        from (select nextval('order_numbers') as n) as next
+        update payments set order_number = next_order_number(), updated_at = now()
         where id = ${id} and settle_lease = ${lease}
           and status = 'pending' and cardnet_order_id is null
-        returning payments.*`;
+        returning *`;
       return row ? toRecord(row) : null;
     },
 

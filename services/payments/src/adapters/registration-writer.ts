@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { MerchantScope } from '@dzpay/contracts';
 import { batcher, writeOutbox, type Sql, type Tx } from '@dzpay/platform';
 import type { PaymentRecord } from '../domain/payment-record.ts';
-import { orderNumberOf } from '../domain/tokens.ts';
 import type { StoredAnswer } from './idempotency-repository.ts';
 import { paymentEventRow } from './payment-event-writer.ts';
 import { toRecord, type Row } from './payment-rows.ts';
@@ -73,8 +72,8 @@ export function registrationWriter(sql: Sql, seal: AnswerSealer, clock: () => Da
           answers.push({ scope, key: registration.key.key, paymentId: record?.id ?? null, answer });
         }
       }
-      await writeOutbox(tx, ...events);
-      await storeAnswers(tx, answers);
+      // Neither needs the other's answer: sent together, one round trip.
+      await Promise.all([writeOutbox(tx, ...events), storeAnswers(tx, answers)]);
       return outcomes.map((outcome) => outcome!);
     });
   }
@@ -114,34 +113,45 @@ export function registrationWriter(sql: Sql, seal: AnswerSealer, clock: () => Da
     payments: readonly NewPayment[],
   ): Promise<Map<string, PaymentRecord>> {
     if (payments.length === 0) return new Map();
-    const numbers = await tx<{ n: number }[]>`
-      select nextval('order_numbers')::bigint as n from generate_series(1, ${payments.length})`;
-    const rows = payments.map((payment, index) => ({
+    const rows = payments.map((payment) => ({
       id: payment.id,
-      merchant_id: payment.merchantId,
+      merchantId: payment.merchantId,
       mode: payment.mode,
       channel: payment.channel,
       reference: payment.reference,
-      reference_kind: payment.referenceKind,
+      referenceKind: payment.referenceKind,
       epoch: payment.epoch,
-      merchant_name: payment.merchantName,
+      merchantName: payment.merchantName,
       amount: payment.amount,
       fee: payment.fee,
       total: payment.total,
       currency: payment.currency,
       language: payment.language,
       status: payment.status,
-      success_url: payment.successUrl,
-      failure_url: payment.failureUrl,
-      metadata: payment.metadata ? tx.json(payment.metadata as never) : null,
-      checkout_token_hash: payment.checkoutTokenHash,
-      order_number: orderNumberOf(Number(numbers[index]!.n)),
-      expires_at: payment.expiresAt,
-      locks_reference: payment.locksReference,
-      product_label: payment.productLabel,
+      successUrl: payment.successUrl,
+      failureUrl: payment.failureUrl,
+      metadata: payment.metadata,
+      checkoutTokenHash: payment.checkoutTokenHash.toString('hex'),
+      expiresAt: payment.expiresAt.toISOString(),
+      locksReference: payment.locksReference,
+      productLabel: payment.productLabel,
     }));
+    // Each row takes its order number as it is inserted (migration 017), in input order.
     const inserted = await tx<Row[]>`
-      insert into payments ${tx(rows as never)}
+      insert into payments (id, merchant_id, mode, channel, reference, reference_kind, epoch,
+        merchant_name, amount, fee, total, currency, language, status, success_url,
+        failure_url, metadata, checkout_token_hash, order_number, expires_at,
+        locks_reference, product_label)
+      select id, "merchantId", mode, channel, reference, "referenceKind", epoch,
+        "merchantName", amount, fee, total, currency, language, status, "successUrl",
+        "failureUrl", metadata, decode("checkoutTokenHash", 'hex'), next_order_number(),
+        "expiresAt", "locksReference", "productLabel"
+      from jsonb_to_recordset(${tx.json(rows as never)}) as x(id uuid, "merchantId" uuid,
+        mode text, channel text, reference text, "referenceKind" text, epoch int,
+        "merchantName" text, amount bigint, fee bigint, total bigint, currency text,
+        language text, status text, "successUrl" text, "failureUrl" text, metadata jsonb,
+        "checkoutTokenHash" text, "expiresAt" timestamptz, "locksReference" boolean,
+        "productLabel" text)
       on conflict do nothing
       returning *`;
     return new Map(inserted.map((row) => [row.id as string, toRecord(row)]));

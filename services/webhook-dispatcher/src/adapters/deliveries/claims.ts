@@ -22,19 +22,27 @@ export function deliveryClaims(sql: Sql) {
       busy: Record<string, number>;
       leaseMs: number;
     }): Promise<ClaimedDelivery[]> {
+      // The endpoints with pending deliveries, one index probe each (a loose index scan,
+      // migration 007); then each one's oldest due, up to its free slots.
       const rows = await sql<DeliveryRow[]>`
-        with ranked as (
-          select id, merchant_id, mode, next_attempt_at,
-                 row_number() over (partition by merchant_id, mode
-                                    order by next_attempt_at, id) as rank
-          from deliveries
-          where state = 'pending' and next_attempt_at <= now()
+        with recursive endpoints as (
+          (select merchant_id, mode from deliveries
+           where state = 'pending' order by merchant_id, mode limit 1)
+          union all
+          select next.merchant_id, next.mode from endpoints e cross join lateral (
+            select d.merchant_id, d.mode from deliveries d
+            where d.state = 'pending' and (d.merchant_id, d.mode) > (e.merchant_id, e.mode)
+            order by d.merchant_id, d.mode limit 1) next
         ), picked as (
-          select id from ranked
-          where rank <= ${options.perEndpoint}::int
-                 - coalesce((${sql.json(options.busy)}::jsonb
-                             ->> (merchant_id::text || '.' || mode))::int, 0)
-          order by next_attempt_at
+          select due.id from endpoints e cross join lateral (
+            select id, next_attempt_at from deliveries
+            where state = 'pending' and merchant_id = e.merchant_id and mode = e.mode
+              and next_attempt_at <= now()
+            order by next_attempt_at, id
+            limit greatest(0, ${options.perEndpoint}::int
+                   - coalesce((${sql.json(options.busy)}::jsonb
+                               ->> (e.merchant_id::text || '.' || e.mode))::int, 0))) due
+          order by due.next_attempt_at
           limit ${options.limit}::int
         ), locked as (
           select id from deliveries
