@@ -8,7 +8,7 @@ import { spawnService, type ServiceProcess } from '@dzpay/testkit';
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { crashPoint, type CrashPoint } from '@dzpay/testkit/crash-point';
-import { CARDS, payByHttp } from './support/payer.ts';
+import { CARDS, payByHttp, pressPay } from './support/payer.ts';
 import { eventTypesOf } from './support/payment-events.ts';
 import { startStack, type Stack } from './support/stack.ts';
 
@@ -140,15 +140,6 @@ const paymentRow = async (reference: string) =>
     >`select id, status, failure_reason, order_number, cardnet_order_id
       from payments.payments where reference = ${reference}`
   )[0];
-
-/** The payer presses pay on the checkout page (the page's own empty form). */
-const pressPay = (checkoutUrl: string) =>
-  fetch(`${checkoutUrl}/pay`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: '',
-  });
 
 /** The payer opens the link and pays it with an approved card: where they land. */
 async function payAt(checkoutUrl: string) {

@@ -1,6 +1,7 @@
 import { RegisteredPayment, StandardError, PaymentView } from '@dzpay/contracts';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pressPay } from './support/payer.ts';
 import { startStack, type Stack } from './support/stack.ts';
 
 let stack: Stack;
@@ -240,13 +241,6 @@ describe('POST /api/v1/payments', () => {
       return RegisteredPayment.parse(((await response.json()) as { data: unknown }).data)
         .checkoutUrl;
     };
-    const pressPay = (checkoutUrl: string) =>
-      fetch(`${checkoutUrl}/pay`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: '',
-      });
     const healthy = await checkoutUrlOf(await register(body()));
     // Registration waits for no card network: the order is registered when the payer
     // goes on to pay. The sandbox answers register.do for this total (amount + 50 DZD fee

@@ -19,6 +19,9 @@ const form = (fields: Record<string, string>) => ({
   redirect: 'manual' as const,
 });
 
+/** The payer presses pay on the checkout page (its own empty form): the answer as is. */
+export const pressPay = (checkoutUrl: string) => fetch(`${checkoutUrl}/pay`, form({}));
+
 function location(response: Response): string {
   const target = response.headers.get('location');
   if (response.status !== 303 || !target) {
@@ -56,7 +59,7 @@ export async function payByHttp(
 ) {
   const page = await fetch(checkoutUrl);
   if (page.status !== 200) throw new Error(`checkout page answered ${page.status}`);
-  const formUrl = location(await fetch(`${checkoutUrl}/pay`, form({})));
+  const formUrl = location(await pressPay(checkoutUrl));
   const cardForm = await fetch(formUrl);
   if (cardForm.status !== 200) throw new Error(`card form answered ${cardForm.status}`);
 
