@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Rpc, type PaymentsRegisterReply } from '@dzpay/contracts';
 import { AppError, requestRpc } from '@dzpay/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newAttempt } from '../src/handlers/open-attempt.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 /**
@@ -47,6 +48,24 @@ const batchOf = (n: number, keyed: (i: number) => boolean): Sent[] => {
   }));
 };
 
+/**
+ * Sends `sent` so that they are written in one batch: a first registration's transaction
+ * is held at a lock on the payments table while the others queue behind it, then let go.
+ */
+async function inOneBatch(sent: Sent[]): Promise<(PaymentsRegisterReply | string)[]> {
+  const locker = await h.db.reserve();
+  await locker`begin`;
+  await locker`lock table payments.payments in share row exclusive mode`;
+  const blocker = send(batchOf(1, () => false)[0]!);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const answers = Promise.all(sent.map(send));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await locker`commit`;
+  locker.release();
+  await blocker;
+  return answers;
+}
+
 /** How many transactions wrote these payments (rows of one transaction share its xmin). */
 async function transactionsOf(references: string[]): Promise<number> {
   const [row] = await h.db<{ n: number }[]>`
@@ -91,7 +110,11 @@ describe('registrations written together', () => {
     ];
     const sameKey: Sent = { reference: `ONCE-${run}`, amount: 170_000, key: `c-${run}` };
     const sent = [...fillers.slice(0, 10), ...taken, sameKey, sameKey, ...fillers.slice(10)];
-    const answers = await Promise.all(sent.map(send));
+    const answers = await inOneBatch(sent);
+    // All of them written by one transaction (the refused ones write no payment).
+    expect(
+      await transactionsOf(sent.filter((_, i) => i < 10 || i > 13).map((s) => s.reference)),
+    ).toBe(1);
 
     const [first, second] = [answers[10], answers[11]];
     const outcomes = [first, second].map((a) => (typeof a === 'string' ? a : 'created'));
@@ -116,5 +139,34 @@ describe('registrations written together', () => {
       if (i >= 10 && i < 14) continue;
       expect((answers[i] as PaymentsRegisterReply).payment.reference).toBe(s.reference);
     }
+  });
+
+  it('answers a registration written again after its batch committed unacknowledged with its own payment', async () => {
+    const { registrations } = h.core();
+    const { payment, checkoutToken } = newAttempt(
+      { clock: () => new Date(), windowMs: 60_000 },
+      {
+        terms: h.merchant,
+        channel: 'CHECKOUT',
+        reference: `AGAIN-${randomUUID().slice(0, 8)}`,
+        referenceKind: 'order',
+        epoch: 0,
+        amount: 120_000,
+        language: 'fr',
+      },
+    );
+    const registration = {
+      payment,
+      key: null,
+      answerOf: () => ({ ok: true as const, value: { checkoutToken } }),
+    };
+    const first = await registrations(registration);
+    // What the batcher does when a batch's commit is not acknowledged: each alone again.
+    const again = await registrations(registration);
+    expect(first).toMatchObject({ kind: 'registered', record: { id: payment.id } });
+    expect(again).toEqual(first);
+    const [events] = await h.db<{ n: number }[]>`
+      select count(*)::int as n from outbox where payload->'data'->>'paymentId' = ${payment.id}`;
+    expect(events!.n).toBe(1);
   });
 });

@@ -297,13 +297,6 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
     // ---- a registration taken over by a retry of its Idempotency-Key ----
 
     /**
-     * Gives the attempt a new checkout token (hash): its first try died before anyone saw
-     * the old one. With `renumber`, also a new order number, for an attempt still pending
-     * without a card order: the first try may have registered the old number at the card
-     * network, which refuses it twice (that order's form was never shown to anyone). Null
-     * when the lease was lost, or `renumber` finds the attempt registered or decided.
-     */
-    /**
      * Gives a pending attempt without an order a new order number, under `lease`: its
      * registration failed, and the network may still have made an order under the old
      * number, which it would refuse to register twice.
@@ -317,6 +310,10 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
       return row ? toRecord(row) : null;
     },
 
+    /**
+     * Gives the attempt a new checkout token (hash): its first try died before anyone saw
+     * the old one. Null when the lease was lost.
+     */
     async reissueCheckout(
       id: string,
       lease: Lease,

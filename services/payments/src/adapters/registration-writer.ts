@@ -53,14 +53,24 @@ export function registrationWriter(sql: Sql, seal: AnswerSealer, clock: () => Da
         }
         return [{ registration, index }];
       });
-      const inserted = await insertPayments(
+      const payments = writing.map(({ registration }) => registration.payment);
+      const inserted = await insertPayments(tx, payments);
+      const ours = await committedBefore(
         tx,
-        writing.map(({ registration }) => registration.payment),
+        payments.filter((payment) => !inserted.has(payment.id)),
       );
       const events = [];
       const answers = [];
       for (const { registration, index } of writing) {
-        const record = inserted.get(registration.payment.id);
+        const { id } = registration.payment;
+        const earlier = ours.get(id);
+        // This very registration, committed by a batch whose commit went unacknowledged
+        // (the batcher then writes each alone): its payment, event and answer are there.
+        if (earlier) {
+          outcomes[index] = { kind: 'registered', record: earlier };
+          continue;
+        }
+        const record = inserted.get(id);
         outcomes[index] = record ? { kind: 'registered', record } : { kind: 'duplicate' };
         if (record) events.push(paymentEventRow('payment.created', record, clock()));
         if (registration.key) {
@@ -78,6 +88,17 @@ export function registrationWriter(sql: Sql, seal: AnswerSealer, clock: () => Da
     });
   }
 
+  /** Of payments not inserted, those that exist under their own id: written before. */
+  async function committedBefore(
+    tx: Tx,
+    skipped: readonly NewPayment[],
+  ): Promise<Map<string, PaymentRecord>> {
+    if (skipped.length === 0) return new Map();
+    const rows = await tx<Row[]>`
+      select * from payments where id in ${tx(skipped.map((payment) => payment.id))}`;
+    return new Map(rows.map((row) => [row.id as string, toRecord(row)]));
+  }
+
   /** Claims the batch's keys; the indexes of the registrations that hold theirs now. */
   async function claimKeys(tx: Tx, batch: readonly Registration[]): Promise<Set<number>> {
     const first = new Map<string, number>();
@@ -89,7 +110,9 @@ export function registrationWriter(sql: Sql, seal: AnswerSealer, clock: () => Da
       if (!first.has(id)) first.set(id, index);
     });
     if (first.size === 0) return new Set();
-    const rows = [...first.values()].map((index) => {
+    // In one order across replicas, so two batches never wait on each other's rows.
+    const claims = [...first].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const rows = claims.map(([, index]) => {
       const { payment, key } = batch[index]!;
       return {
         merchant_id: payment.merchantId,
@@ -104,7 +127,7 @@ export function registrationWriter(sql: Sql, seal: AnswerSealer, clock: () => Da
       on conflict do nothing
       returning merchant_id, mode, key`;
     const held = new Set(taken.map((row) => `${row.merchant_id}:${row.mode}:${row.key}`));
-    return new Set([...first].filter(([id]) => held.has(id)).map(([, index]) => index));
+    return new Set(claims.filter(([id]) => held.has(id)).map(([, index]) => index));
   }
 
   /** Inserts the payments whose reference is free; the inserted ones by id. */
@@ -113,7 +136,11 @@ export function registrationWriter(sql: Sql, seal: AnswerSealer, clock: () => Da
     payments: readonly NewPayment[],
   ): Promise<Map<string, PaymentRecord>> {
     if (payments.length === 0) return new Map();
-    const rows = payments.map((payment) => ({
+    // In one order across replicas (see claimKeys); the batch's own order is kept by id.
+    const sorted = [...payments].sort((a, b) =>
+      a.reference < b.reference ? -1 : a.reference > b.reference ? 1 : 0,
+    );
+    const rows = sorted.map((payment) => ({
       id: payment.id,
       merchantId: payment.merchantId,
       mode: payment.mode,
@@ -136,7 +163,7 @@ export function registrationWriter(sql: Sql, seal: AnswerSealer, clock: () => Da
       locksReference: payment.locksReference,
       productLabel: payment.productLabel,
     }));
-    // Each row takes its order number as it is inserted (migration 017), in input order.
+    // Each row takes its order number as it is inserted (migration 017).
     const inserted = await tx<Row[]>`
       insert into payments (id, merchant_id, mode, channel, reference, reference_kind, epoch,
         merchant_name, amount, fee, total, currency, language, status, success_url,

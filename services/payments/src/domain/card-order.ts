@@ -65,6 +65,9 @@ export function moneyKept(
 /**
  * A card order may still be paid this long after our window closed (clock skew, a payer
  * finishing the form late): settlement watches a failed attempt's order that long, and
- * reconciliation counts a payable order as a discrepancy only past it.
+ * reconciliation counts a payable order as a discrepancy only past it. A hosted
+ * checkout's order is registered when its payer presses pay, with SATIM's shortest
+ * session (600 s) even when less of the window is left: its form may outlive the window
+ * by those 10 minutes, so the grace is that and 5 minutes more.
  */
-export const LATE_PAYMENT_GRACE_MS = 10 * 60 * 1000;
+export const LATE_PAYMENT_GRACE_MS = 15 * 60 * 1000;

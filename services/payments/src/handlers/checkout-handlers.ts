@@ -54,6 +54,11 @@ export function serveCheckoutHandlers(deps: {
       Rpc.checkoutStart,
       async ({ token }) => {
         let record = await placeOrder(await current(token));
+        // Placing the order may have taken seconds: a window that closed meanwhile hands
+        // out no card form (the order is reversed when the attempt is settled).
+        if (isOpen(record.status) && clock() >= record.expiresAt) {
+          record = await settle.reconcile(record);
+        }
         if (record.status === 'pending' && record.cardnetFormUrl) {
           record =
             (await repository.transition(
@@ -61,7 +66,10 @@ export function serveCheckoutHandlers(deps: {
               ['pending'],
               { status: 'processing' },
               'payment.processing',
-            )) ?? record;
+            )) ??
+            // Another click moved it first: what it is now.
+            (await repository.findById(record.id)) ??
+            record;
         }
         const payable = record.status === 'processing' && record.cardnetFormUrl;
         return { view: checkoutView(record), formUrl: payable ? record.cardnetFormUrl : null };
