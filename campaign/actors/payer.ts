@@ -265,6 +265,10 @@ async function register(
       });
       registered ??= { checkoutUrl: data.checkoutUrl, paymentId: data.id };
     }
+    // CARDNET502 is a definite answer, stored for the key: the spec says to retry with a
+    // new reference, so the merchant does not send this one again.
+    const refused = answers.some((a) => a.text.includes('CARDNET502_REGISTRATION_FAILED'));
+    if (refused && !registered) return null;
     const retry = answers.some((a) => a.status === 0 || a.status >= 500 || a.status === 409);
     if (registered && !rng.chance(0.1)) return registered;
     if (!retry && registered) return registered;

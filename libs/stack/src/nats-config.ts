@@ -4,12 +4,19 @@
 //   pnpm --filter @dzpay/stack nats-config --prefix dzpay [--format conf|helm]
 //     [--tls-cert FILE --tls-key FILE [--tls-ca FILE]] [--admin]
 //     [--status-consumer NAME] [--webhook-consumer NAME] [--secret NAME]
+//   pnpm --filter @dzpay/stack nats-config --format cluster --out DIR
+//
+// `cluster` writes deploy/nats/cluster/'s files into DIR: a node configuration per server
+// of the one-machine cluster (LOCAL_CLUSTER) and their users, the `admin` user included.
 //
 // `conf` (the default) is nats-server configuration text: the `authorization` block, each
 // password read by the server from NATS_<USER>_PASSWORD in its environment, and a `tls`
 // block when given the files. `helm` is the same users as values of the nats Helm chart.
 // No password is ever printed.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { clusterFiles, LOCAL_CLUSTER } from './nats-cluster-config.ts';
 import {
   authorizationBlock,
   helmValues,
@@ -29,6 +36,7 @@ const { values } = parseArgs({
     'status-consumer': { type: 'string' },
     'webhook-consumer': { type: 'string' },
     secret: { type: 'string', default: 'dzpay-nats-users' },
+    out: { type: 'string' },
   },
   strict: true,
 });
@@ -63,6 +71,11 @@ if (values.format === 'helm') {
         : {}),
     }),
   );
+} else if (values.format === 'cluster') {
+  if (!values.out) throw new Error('--format cluster writes files: --out DIR');
+  mkdirSync(values.out, { recursive: true });
+  const layout = { ...LOCAL_CLUSTER, prefix: values.prefix, durables };
+  for (const [name, text] of clusterFiles(layout)) writeFileSync(join(values.out, name), text);
 } else {
-  throw new Error('--format: conf or helm');
+  throw new Error('--format: conf, helm or cluster');
 }
