@@ -51,4 +51,22 @@ describe('deploy/base: Postgres connections', () => {
     );
     expect(total).toBeLessThanOrEqual(100 - RESERVED);
   });
+
+  it("gives every service's pool and replicas in deploy/README.md's table, as deploy/base sets them", () => {
+    const rows = new Map(
+      [...deployReadme().matchAll(/^\| ([a-z-]+) +\| +(\d+) \| +(\d+) \|$/gm)].map((row) => [
+        row[1]!,
+        { pool: Number(row[2]), replicas: Number(row[3]) },
+      ]),
+    );
+    for (const deployment of baseDeployments) {
+      const name = deployment.metadata.name;
+      const pool = runtimeConfigOf(name, baseEnvironment(deployment)).DATABASE_POOL_SIZE;
+      expect(rows.get(name), `${name} in the table`).toEqual({
+        pool,
+        replicas: deployment.spec!.replicas!,
+      });
+    }
+    expect(rows.size).toBe(baseDeployments.length);
+  });
 });
