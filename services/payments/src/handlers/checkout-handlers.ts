@@ -31,12 +31,15 @@ export function serveCheckoutHandlers(deps: {
   const { nats, prefix, repository, settle, logger, placeOrder } = deps;
   const clock = deps.clock ?? (() => new Date());
 
-  /** The attempt behind a token, with its outcome brought up to date when its window closed. */
+  /** The attempt, its outcome brought up to date when its window closed. */
+  const settledIfClosed = (record: PaymentRecord): Promise<PaymentRecord> | PaymentRecord =>
+    isOpen(record.status) && clock() >= record.expiresAt ? settle.reconcile(record) : record;
+
+  /** The attempt behind a token, settled when its window closed. */
   async function current(token: string): Promise<PaymentRecord> {
     const record = await repository.findByTokenHash(hashToken(token));
     if (!record) throw new AppError('CHECKOUT404_NOT_FOUND', 'checkout link not found');
-    if (isOpen(record.status) && clock() >= record.expiresAt) return settle.reconcile(record);
-    return record;
+    return settledIfClosed(record);
   }
 
   return Promise.all([
@@ -53,12 +56,9 @@ export function serveCheckoutHandlers(deps: {
       prefix,
       Rpc.checkoutStart,
       async ({ token }) => {
-        let record = await placeOrder(await current(token));
-        // Placing the order may have taken seconds: a window that closed meanwhile hands
-        // out no card form (the order is reversed when the attempt is settled).
-        if (isOpen(record.status) && clock() >= record.expiresAt) {
-          record = await settle.reconcile(record);
-        }
+        // Placing the order may take seconds: a window that closed meanwhile hands out no
+        // card form (the order is reversed when the attempt is settled).
+        let record = await settledIfClosed(await placeOrder(await current(token)));
         if (record.status === 'pending' && record.cardnetFormUrl) {
           record =
             (await repository.transition(

@@ -89,8 +89,7 @@ export async function idempotent<S extends z.ZodType>(
     if (!(await keys.store(scope, key, owner, { ok: true, value }))) throw takenOver();
   } catch (error) {
     if (error instanceof AppError && !TRANSIENT.has(error.code)) {
-      const { code, message, details } = error;
-      const answer = { ok: false as const, error: { code, message, details } };
+      const answer = { ok: false as const, error: storedError(error) };
       if (!(await keys.store(scope, key, owner, answer))) throw takenOver();
     } else {
       await keys.letGo(scope, key, owner);
@@ -100,6 +99,11 @@ export async function idempotent<S extends z.ZodType>(
     renewal.stop();
   }
   return { value, replayed: false };
+}
+
+/** An error as a key keeps it, to replay. */
+export function storedError({ code, message, details }: AppError) {
+  return { code, message, details };
 }
 
 /**

@@ -9,7 +9,8 @@ import type { RegistrationWriter } from '../adapters/registration-writer.ts';
 import type { PaymentsCore } from '../core.ts';
 import { refusalOf } from '../domain/charge.ts';
 import { paymentView } from '../domain/payment-record.ts';
-import { idempotent, type HeldKey } from './idempotency.ts';
+import { idempotent, storedError, type HeldKey } from './idempotency.ts';
+import { refusalError } from './payment-link-pay.ts';
 import {
   newAttempt,
   openAttempt,
@@ -67,7 +68,7 @@ export function paymentRegistration(deps: {
               ok: true,
               value: { payment: paymentView(written.record), checkoutToken, replayed: false },
             }
-          : { ok: false, error: answerOf(duplicateReference(body.reference)) },
+          : { ok: false, error: storedError(duplicateReference(body.reference)) },
     });
     switch (outcome.kind) {
       case 'registered':
@@ -97,12 +98,7 @@ export function paymentRegistration(deps: {
       };
     }
     const refusal = refusalOf(body, terms);
-    if (refusal)
-      throw new AppError(
-        refusal.code,
-        refusal.message,
-        refusal.details ? { details: refusal.details } : {},
-      );
+    if (refusal) throw refusalError(refusal);
     const opened = await openAttempt(
       open,
       specOf(terms, body),
@@ -130,11 +126,6 @@ export function paymentRegistration(deps: {
     );
     return { ...value, replayed: replayed || value.replayed };
   };
-}
-
-/** An error as a key stores it to replay. */
-function answerOf({ code, message, details }: AppError) {
-  return { code, message, details };
 }
 
 function duplicateReference(reference: string): AppError {
