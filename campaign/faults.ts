@@ -32,14 +32,31 @@ export type PlannedFault =
       durationMs: number;
     }
   /** Payments killed right after a commit, before the Idempotency-Key's answer is stored. */
-  | { at: number; kind: 'crash-before-answer' };
+  | { at: number; kind: 'crash-before-answer' }
+  /**
+   * The Postgres primary's machine lost (sometimes just after its link to the standby was
+   * cut, so commits were waiting on it), the standby promoted, the old one rebuilt as standby.
+   */
+  | { at: number; kind: 'failover-postgres'; replicationStalledMs: number }
+  /** A NATS node cut from its peers (its clients still reach it), then healed. */
+  | { at: number; kind: 'partition-nats-node'; node: number; durationMs: number }
+  /** One replica cut from NATS, Postgres or both while it keeps running, then healed. */
+  | {
+      at: number;
+      kind: 'isolate-service';
+      target: ServiceName;
+      replica: number;
+      from: 'nats' | 'postgres' | 'both';
+      durationMs: number;
+    };
 
-type FaultKind = PlannedFault['kind'];
+export type FaultKind = PlannedFault['kind'];
 
-/** NATS nodes, and replicas of each service. */
+/** NATS nodes, and replicas of each service; `only` keeps the plan to these kinds. */
 interface Topology {
   nodes: number;
   replicas: number;
+  only?: readonly string[] | null;
 }
 
 /** When a fault was in force (end: when what it broke was back). */
@@ -48,7 +65,29 @@ export interface FaultWindow {
   target?: string;
   start: number;
   end: number;
+  /** A failover's time from the loss until the system took writes again. */
+  recoveredAfterMs?: number;
 }
+
+/** Every kind a plan may draw (`pnpm campaign --only-faults`). */
+export const FAULT_KINDS = [
+  'kill-service',
+  'kill-redis',
+  'restart-nats',
+  'kill-nats-node',
+  'flush-redis',
+  'terminate-postgres',
+  'sandbox-weather',
+  'partner-weather',
+  'credentials-refused',
+  'late-refund',
+  'pause-service',
+  'clock-skew',
+  'crash-before-answer',
+  'failover-postgres',
+  'partition-nats-node',
+  'isolate-service',
+] as const satisfies readonly FaultKind[];
 
 /** How often each kind comes up, on one NATS server. */
 const SINGLE_NODE: Partial<Record<FaultKind, number>> = {
@@ -72,11 +111,17 @@ const CLOCKED: readonly ServiceName[] = ['payments', 'status', 'gateway', 'webho
 /** A late refund lands at most this long after it was asked (under refundHorizonMs). */
 const LATE_REFUND_MAX_MS = 20_000;
 
-/** On a cluster, losing one node (of any role: the meta leader, a stream's leader) is the point. */
+/**
+ * On a cluster, losing one node (of any role: the meta leader, a stream's leader) is the
+ * point, and the network and the database misbehave as a cluster's do.
+ */
 const CLUSTER: Partial<Record<FaultKind, number>> = {
   ...SINGLE_NODE,
   'restart-nats': 0,
   'kill-nats-node': 3,
+  'failover-postgres': 3,
+  'partition-nats-node': 3,
+  'isolate-service': 3,
 };
 
 /**
@@ -96,13 +141,17 @@ export function planFaults(
   },
 ): PlannedFault[] {
   const plan: PlannedFault[] = [];
-  const kinds = topology.nodes > 1 ? CLUSTER : SINGLE_NODE;
+  const every = topology.nodes > 1 ? CLUSTER : SINGLE_NODE;
+  const kinds = topology.only
+    ? Object.fromEntries(Object.entries(every).filter(([kind]) => topology.only!.includes(kind)))
+    : every;
+  if (Object.values(kinds).every((weight) => !weight)) return [];
   let bag: FaultKind[] = [];
   let at = rng.int(1_000, 3_000);
   while (at < runMs) {
     if (bag.length === 0) bag = shuffled(rng, bagOf(kinds));
     // A cluster run loses a node first, however short it is: that is what it is for.
-    if (plan.length === 0 && topology.nodes > 1) {
+    if (plan.length === 0 && topology.nodes > 1 && bag.includes('kill-nats-node')) {
       bag.splice(bag.lastIndexOf('kill-nats-node'), 1);
       bag.push('kill-nats-node');
     }
@@ -173,6 +222,17 @@ function plannedFault(
     }
     case 'crash-before-answer':
       return { at, kind };
+    case 'failover-postgres':
+      return { at, kind, replicationStalledMs: rng.chance(0.5) ? rng.int(200, 1_500) : 0 };
+    case 'partition-nats-node':
+      // Past the election timeout sometimes, so the majority elects while the cut node
+      // still thinks it leads.
+      return { at, kind, node: rng.int(0, natsNodes - 1), durationMs: rng.int(2_000, 15_000) };
+    case 'isolate-service': {
+      const target = rng.pick(SERVICES);
+      const from = rng.pick(['nats', 'postgres', 'both'] as const);
+      return { at, kind, target, replica: replica(), from, durationMs: rng.int(2_000, 12_000) };
+    }
     case 'kill-nats-node':
       // Down long enough for leaders to move (elections take seconds), sometimes for long.
       return { at, kind, node: rng.int(0, natsNodes - 1), downMs: rng.int(1_000, 15_000) };
@@ -278,16 +338,29 @@ export async function runFaults(deps: {
     const target =
       fault.kind === 'kill-service' || fault.kind === 'pause-service' || fault.kind === 'clock-skew'
         ? deps.stack.services[fault.target][fault.replica]!.name
-        : fault.kind === 'kill-nats-node'
-          ? `n${fault.node + 1}`
-          : undefined;
+        : fault.kind === 'isolate-service'
+          ? `${deps.stack.services[fault.target][fault.replica]!.name} from ${fault.from}`
+          : fault.kind === 'kill-nats-node' || fault.kind === 'partition-nats-node'
+            ? `n${fault.node + 1}`
+            : undefined;
     deps.log(`fault ${fault.kind}${target ? ` ${target}` : ''}`);
+    let recoveredAfterMs: number | undefined;
     try {
-      await inject(fault, deps);
+      recoveredAfterMs = await inject(fault, deps);
+      if (recoveredAfterMs !== undefined)
+        deps.log(
+          `fault ${fault.kind}: writes again ${recoveredAfterMs} ms after the primary's loss`,
+        );
     } catch (error) {
       deps.log(`fault ${fault.kind} could not be undone at once: ${String(error)}`);
     }
-    windows.push({ kind: fault.kind, ...(target ? { target } : {}), start, end: Date.now() });
+    windows.push({
+      kind: fault.kind,
+      ...(target ? { target } : {}),
+      start,
+      end: Date.now(),
+      ...(recoveredAfterMs !== undefined ? { recoveredAfterMs } : {}),
+    });
   }
   return windows;
 }
@@ -300,7 +373,7 @@ async function inject(
     sandbox: SandboxControl;
     partner: CampaignPartner;
   },
-): Promise<void> {
+): Promise<number | undefined> {
   switch (fault.kind) {
     case 'kill-service': {
       const service = deps.stack.services[fault.target][fault.replica]!;
@@ -373,7 +446,31 @@ async function inject(
       return;
     }
     case 'crash-before-answer':
-      return crashBeforeAnswer(deps);
+      await crashBeforeAnswer(deps);
+      return;
+    case 'failover-postgres': {
+      const failover = deps.infra.failoverPostgres;
+      if (!failover) throw new Error('failover-postgres needs the cluster run (a Postgres pair)');
+      const timings = await failover({ replicationStalledMs: fault.replicationStalledMs });
+      return timings.writableAfterMs;
+    }
+    case 'partition-nats-node': {
+      const partition = deps.infra.nats.partition;
+      if (!partition) throw new Error('partition-nats-node needs the cluster run (a lab)');
+      await partition(fault.node);
+      await sleep(fault.durationMs);
+      await deps.infra.heal();
+      await deps.infra.nats.settled();
+      return;
+    }
+    case 'isolate-service': {
+      const cut = deps.infra.cutClient;
+      if (!cut) throw new Error('isolate-service needs the cluster run (a lab)');
+      await cut(deps.stack.clientIdOf(fault.target, fault.replica), fault.from);
+      await sleep(fault.durationMs);
+      await deps.infra.heal();
+      return;
+    }
   }
 }
 

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createDatabase, dropDatabase, terminateBackends } from '@dzpay/testkit/databases';
 import { startNatsCluster, type LocalNatsCluster } from '@dzpay/testkit/nats-cluster';
+import { startNetLab } from '@dzpay/testkit/netlab';
+import { startPostgresPair, type FailoverTimings } from '@dzpay/testkit/postgres-pair';
 import {
   startRedisServer,
   startSecuredNatsServer,
@@ -31,14 +33,25 @@ interface CampaignNats {
   restart(index: number): Promise<void>;
   /** What the servers logged (the last ~200 KB of each node). */
   output(): string;
+  /** Resolves once every stream and consumer is led and current again (after a heal). */
+  settled(): Promise<void>;
+  /** Cuts node `index` from its peers (a cluster in a lab only); its clients still reach it. */
+  partition?: (index: number) => Promise<void>;
   stop(): Promise<void>;
+}
+
+/** What one service replica connects to: its own addresses of each node, on a cluster run. */
+interface ClientEndpoints {
+  NATS_URL: string;
+  DATABASE_URL: string;
 }
 
 /**
  * The campaign's own infrastructure: NATS and a Redis server on free loopback ports,
  * which it may kill without disturbing anything else on the machine, and a database of
- * its own on the machine's Postgres (whose backends it may terminate; the server itself
- * is shared and never stopped).
+ * its own: on the machine's Postgres (whose backends it may terminate; the server itself
+ * is shared and never stopped), or on a cluster run, on a primary and synchronous standby
+ * of its own that it may fail over.
  */
 export interface CampaignInfra {
   nats: CampaignNats;
@@ -46,6 +59,17 @@ export interface CampaignInfra {
   databaseUrl: string;
   /** Terminates every backend of the campaign's database; answers how many. */
   terminatePostgresBackends(): Promise<number>;
+  /** Loses the primary's machine and promotes the standby (a cluster run's pair only). */
+  failoverPostgres?: (options: { replicationStalledMs: number }) => Promise<FailoverTimings>;
+  /**
+   * The addresses client `id` (one service replica) reaches NATS and Postgres by. On a
+   * cluster run each client has its own, so one can be cut while it keeps running.
+   */
+  endpointsFor(id: number): Promise<ClientEndpoints>;
+  /** Drops every packet between client `id` and NATS, Postgres or both (cluster runs only). */
+  cutClient?: (id: number, from: 'nats' | 'postgres' | 'both') => Promise<void>;
+  /** Ends every cut of the lab (nodes' and clients'). */
+  heal(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -60,23 +84,59 @@ export async function startCampaignInfra(
   const database = `dzpay_campaign_${seed >>> 0}_${randomBytes(3).toString('hex')}`;
   const users = localNatsUsers(CAMPAIGN_NATS_PREFIX);
   const secured = { authorization: users.authorization, probe: users.admin };
-  const [nats, redis, databaseUrl] = await Promise.all([
-    options.cluster
-      ? startNatsCluster({ size: 3, ...secured }).then((cluster) => clusterNats(cluster, users))
-      : singleNats(seed, users),
+  // A cluster run lives in a network of its own: NATS nodes and Postgres servers each in
+  // a namespace, so partitions are real dropped packets.
+  const lab = options.cluster ? await startNetLab() : null;
+  const [cluster, redis, pair] = await Promise.all([
+    lab ? startNatsCluster({ size: 3, ...secured, network: lab }) : null,
     startRedisServer(),
-    createDatabase(ADMIN_POSTGRES_URL, database),
+    lab ? startPostgresPair({ network: lab }) : null,
   ]);
+  const nats = cluster ? clusterNats(cluster, users) : await singleNats(seed, users);
+  // The pair's primary moves at each failover: the admin URL is the one of the moment.
+  const adminUrl = () => pair?.primaryUrl('postgres') ?? ADMIN_POSTGRES_URL;
+  const created = await createDatabase(adminUrl(), database);
+  const databaseUrl = pair ? pair.url(database) : created;
   await migrateAll(databaseUrl);
+  const clients = new Map<number, { nats: string[]; postgres: string[] }>();
   return {
     nats,
     redis,
     databaseUrl,
     terminatePostgresBackends: () =>
-      terminateBackends(ADMIN_POSTGRES_URL, database, { applicationNamePrefix: 'dzpay-' }),
+      terminateBackends(adminUrl(), database, { applicationNamePrefix: 'dzpay-' }),
+    ...(pair ? { failoverPostgres: (failover) => pair.failover(failover) } : {}),
+    async endpointsFor(id) {
+      if (!lab || !cluster || !pair) return { NATS_URL: nats.url, DATABASE_URL: databaseUrl };
+      const natsAddresses = await Promise.all(cluster.hosts.map((h) => lab.alias(h, id)));
+      const pgAddresses = await Promise.all(pair.hosts.map((h) => lab.alias(h, id)));
+      clients.set(id, { nats: natsAddresses, postgres: pgAddresses });
+      let next = 0;
+      return {
+        NATS_URL: natsAddresses.map((address) => `nats://${address}:4222`).join(','),
+        DATABASE_URL: pair.url(database, () => pgAddresses[next++]!),
+      };
+    },
+    ...(lab
+      ? {
+          async cutClient(id, from) {
+            const client = clients.get(id);
+            if (!client) throw new Error(`client ${id} has no addresses of its own`);
+            const cut = [
+              ...(from === 'postgres' ? [] : client.nats),
+              ...(from === 'nats' ? [] : client.postgres),
+            ];
+            for (const address of cut) await lab.cutAddress(address);
+            return;
+          },
+        }
+      : {}),
+    heal: () => lab?.heal() ?? Promise.resolve(),
     async stop() {
       await Promise.allSettled([nats.stop(), redis.stop()]);
-      await dropDatabase(ADMIN_POSTGRES_URL, database);
+      if (pair) await pair.stop();
+      else await dropDatabase(ADMIN_POSTGRES_URL, database);
+      await lab?.stop();
     },
   };
 }
@@ -95,6 +155,7 @@ async function singleNats(seed: number, users: LocalNatsUsers): Promise<Campaign
     kill: () => server.kill(),
     restart: () => server.restart(),
     output: () => server.output(),
+    settled: () => Promise.resolve(),
     stop: () => server.stop(),
   };
 }
@@ -107,6 +168,8 @@ function clusterNats(cluster: LocalNatsCluster, users: LocalNatsUsers): Campaign
     replicas: cluster.nodes.length,
     kill: (index) => cluster.kill(index),
     output: () => cluster.nodes.map((node) => node.output()).join('\n'),
+    partition: (index) => cluster.partition(index, 'from-peers'),
+    settled: () => cluster.waitForLeaders(60_000),
     async restart(index) {
       await cluster.restart(index);
       await cluster.waitForLeaders(60_000);

@@ -1,9 +1,11 @@
 // `pnpm campaign`: a seeded fault campaign against dzpay (docs/reliability.md).
 //   pnpm campaign [--seed N] [--minutes M | --seconds S] [--payers P] [--no-faults] [--cluster]
 //                 [--focus refunds|cancels|agency|checkout|status] [--out DIR]
+//                 [--only-faults kind,kind] (e.g. failover-postgres,isolate-service)
 // Exits 1 when an invariant was violated, 2 on bad arguments.
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { FAULT_KINDS } from './faults.ts';
 import { report, violationsOf } from './report.ts';
 import { runCampaign, stopCampaign } from './run.ts';
 import { FOCUSES, type Focus } from './settings.ts';
@@ -29,6 +31,7 @@ try {
       cluster: { type: 'boolean', default: false },
       focus: { type: 'string' },
       out: { type: 'string', default: '.campaign' },
+      'only-faults': { type: 'string' },
     },
   }));
 } catch (error) {
@@ -48,6 +51,12 @@ if (focus !== null && !(FOCUSES as readonly string[]).includes(focus)) {
   console.error(`--focus must be one of ${FOCUSES.join(', ')}`);
   process.exit(2);
 }
+const onlyFaults = values['only-faults']?.split(',').filter(Boolean) ?? null;
+const unknownKind = onlyFaults?.find((kind) => !(FAULT_KINDS as readonly string[]).includes(kind));
+if (unknownKind !== undefined) {
+  console.error(`--only-faults: ${unknownKind} is not one of ${FAULT_KINDS.join(', ')}`);
+  process.exit(2);
+}
 const seed = Math.trunc(number('seed', values.seed, randomInt(1, 2 ** 31 - 1)));
 const runMs = values.seconds
   ? number('seconds', values.seconds, 60) * 1000
@@ -62,6 +71,7 @@ const result = await runCampaign(
     outDir: values.out,
     cluster: values.cluster,
     focus: focus as Focus | null,
+    onlyFaults,
   },
   (line) => console.log(`[campaign] ${line}`),
 );

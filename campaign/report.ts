@@ -18,6 +18,7 @@ export function report(result: CampaignResult): string {
     '',
     'faults:',
     ...(Object.keys(counts.faults).length ? table(counts.faults) : ['  none']),
+    ...failovers(counts.postgresFailoverMs),
     '',
     'journeys:',
     ...table(counts.journeys),
@@ -39,6 +40,16 @@ export function report(result: CampaignResult): string {
 
 export function violationsOf(result: CampaignResult): number {
   return result.verdicts.reduce((sum, verdict) => sum + verdict.violations.length, 0);
+}
+
+/** What the Postgres failovers cost: the time until writes committed again. */
+function failovers(ms: number[]): string[] {
+  if (ms.length === 0) return [];
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return [
+    `  postgres failovers: ${ms.length}, writes again after p50 ${at(0.5)} ms, max ${sorted.at(-1)} ms`,
+  ];
 }
 
 function table(counts: Record<string, number>): string[] {

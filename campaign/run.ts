@@ -23,7 +23,7 @@ import { startCampaignInfra } from './infra.ts';
 import { checkInvariants, type Verdict } from './invariants.ts';
 import { noPermissionViolations } from './nats-violations.ts';
 import { checkBalance, type PayoutAttempt } from './oracle/balance.ts';
-import { checkCoverage, coverageTable } from './oracle/coverage.ts';
+import { checkCoverage, CLUSTER_FLOORS, coverageTable, FLOORS } from './oracle/coverage.ts';
 import type { StatusSample } from './oracle/evidence.ts';
 import { checkOrders } from './oracle/orders.ts';
 import { checkReconciliation } from './oracle/reconciliation.ts';
@@ -52,6 +52,8 @@ export interface CampaignResult {
     payments: Record<string, number>;
     journeys: Record<string, number>;
     faults: Record<string, number>;
+    /** Each Postgres failover's time from the primary's loss until writes committed again. */
+    postgresFailoverMs: number[];
     webhooks: { received: number; distinct: number };
     refunds: number;
     receipts: number;
@@ -194,7 +196,11 @@ export async function runCampaign(
             plan: planFaults(
               rng.fork('faults'),
               options.runMs,
-              { nodes: infra.nats.nodes, replicas: stack.services.gateway.length },
+              {
+                nodes: infra.nats.nodes,
+                replicas: stack.services.gateway.length,
+                only: options.onlyFaults ?? null,
+              },
               settings,
             ),
             startedAt,
@@ -323,9 +329,16 @@ export async function runCampaign(
     counters.finalStatusAnswers = answers.length;
     counters.webhooksCompared = webhookVerdicts[0]?.checked ?? 0;
     counters.reconciledOrders = report.counts.ordersSeen;
-    counters.credentialFaults = windows.filter((w) => w.kind === 'credentials-refused').length;
-    verdicts.push(checkCoverage({ counters, runMs }));
-    const coverage = coverageTable({ counters, runMs });
+    const met = (kind: FaultWindow['kind']) => windows.filter((w) => w.kind === kind).length;
+    counters.credentialFaults = met('credentials-refused');
+    if (options.cluster) {
+      counters.postgresFailovers = met('failover-postgres');
+      counters.natsPartitions = met('partition-nats-node');
+      counters.servicesIsolated = met('isolate-service');
+    }
+    const floors = options.cluster ? [...FLOORS, ...CLUSTER_FLOORS] : FLOORS;
+    verdicts.push(checkCoverage({ counters, runMs, floors }));
+    const coverage = coverageTable({ counters, runMs, floors });
     const paymentCounts = await sql<{ key: string; n: number }[]>`
       select channel || ' ' || reference_kind || ' ' || status as key, count(*)::int as n
       from payments.payments group by 1 order by 1`;
@@ -343,6 +356,11 @@ export async function runCampaign(
         payments: Object.fromEntries(paymentCounts.map((row) => [row.key, row.n])),
         journeys,
         faults: countBy(windows.map((w) => (w.target ? `${w.kind} ${w.target}` : w.kind))),
+        postgresFailoverMs: windows.flatMap((w) =>
+          w.kind === 'failover-postgres' && w.recoveredAfterMs !== undefined
+            ? [w.recoveredAfterMs]
+            : [],
+        ),
         webhooks: {
           received: partner.webhooks.length,
           distinct: new Set(partner.webhooks.map((w) => w.event.id)).size,

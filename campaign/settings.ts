@@ -13,6 +13,8 @@ export interface CampaignOptions {
   outDir: string;
   /** Run on a 3-node JetStream cluster with every asset replicated 3 times. */
   cluster: boolean;
+  /** Draws faults of these kinds only (a focused run), or of every kind (null). */
+  onlyFaults?: readonly string[] | null;
   /** Weights the actors toward one area (more of its actions), or none. */
   focus: Focus | null;
 }

@@ -30,6 +30,8 @@ export interface CampaignStack {
   services: Record<ServiceName, SupervisedService[]>;
   /** Every replica of every service. */
   all(): SupervisedService[];
+  /** The lab client a replica connects to NATS and Postgres as (see CampaignInfra.cutClient). */
+  clientIdOf(name: ServiceName, replica: number): number;
   /** The environment the admin CLI needs (database, NATS, SECRETS_KEY). */
   cliEnv: Record<string, string>;
   stop(): Promise<void>;
@@ -112,10 +114,14 @@ export async function startCampaignStack(deps: {
   await sandbox.start();
 
   const services = {} as Record<ServiceName, SupervisedService[]>;
+  // 1, 2, …: client 0 is the harness's own.
+  const clientIdOf = (name: ServiceName, replica: number) =>
+    SERVICES.indexOf(name) * replicas + replica + 1;
   for (const name of SERVICES) {
     services[name] = [];
     for (let i = 0; i < replicas; i++) {
       const opsPort = await freePort();
+      const endpoints = await infra.endpointsFor(clientIdOf(name, i));
       const replica = replicas === 1 ? name : `${name}#${i + 1}`;
       const http: Record<string, string> =
         name === 'gateway' ? { HTTP_PORT: String(gatewayPorts[i]) } : {};
@@ -130,6 +136,7 @@ export async function startCampaignStack(deps: {
               ...infra.nats.users.envOf(name),
               ...links(name),
               ...own[name],
+              ...endpoints,
               ...http,
               OPS_PORT: String(opsPort),
             },
@@ -155,6 +162,7 @@ export async function startCampaignStack(deps: {
     natsPrefix: CAMPAIGN_NATS_PREFIX,
     services,
     all,
+    clientIdOf,
     cliEnv: { ...common, ...infra.nats.users.envOf('cli'), SECRETS_KEY: secretsKey },
     async stop() {
       // The gateways first: they stop taking payers while the others finish.

@@ -58,6 +58,16 @@ if [ ! -x /usr/sbin/nats-server ] && ! command -v nats-server >/dev/null 2>&1; t
   say "installing NATS from Debian"
   apt_install nats-server
 fi
+# The cluster tests and campaign build a network of their own in namespaces (ip netns) and
+# run a Postgres pair's servers there as the postgres user (setpriv).
+if ! command -v ip >/dev/null 2>&1; then
+  say "installing iproute2 from Debian"
+  apt_install iproute2
+fi
+if ! command -v setpriv >/dev/null 2>&1; then
+  say "installing util-linux from Debian"
+  apt_install util-linux
+fi
 mkdir -p /var/lib/redis /var/log/redis /var/lib/nats-server
 
 if ! port_open 5432; then

@@ -42,15 +42,26 @@ const TABLE: readonly [string, string, number, number, number][] = [
   ['balance', 'payoutsRefused', 1, 0, 1],
 ];
 
-export const FLOORS: readonly Floor[] = TABLE.map(
-  ([invariant, counter, min, perMinute, fromMinutes]) => ({
+const floorsOf = (table: typeof TABLE): readonly Floor[] =>
+  table.map(([invariant, counter, min, perMinute, fromMinutes]) => ({
     invariant,
     counter,
     min,
     perMinute,
     fromMinutes,
-  }),
-);
+  }));
+
+export const FLOORS: readonly Floor[] = floorsOf(TABLE);
+
+/**
+ * A cluster run's own: the faults only it has must each have been met, or its invariants
+ * held over nothing new (a ten-minute run meets each at least five times).
+ */
+export const CLUSTER_FLOORS: readonly Floor[] = floorsOf([
+  ['every invariant, across a Postgres failover', 'postgresFailovers', 1, 0.5, 2],
+  ['every invariant, across a NATS partition', 'natsPartitions', 1, 0.5, 2],
+  ['every invariant, with a service cut off', 'servicesIsolated', 1, 0.5, 2],
+]);
 
 /** How many of a floor's counter a run of `runMinutes` needs: 0 when it does not apply. */
 export function needed(floor: Floor, runMinutes: number): number {

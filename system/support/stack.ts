@@ -63,9 +63,14 @@ export async function startStack(
     withDashboard?: boolean;
     /** Where partner requests of payments and the dispatcher tried to go (loopback only is dialed). */
     partnerDials?: Dial[];
+    /** Every service on this database instead of the test's own (a failover pair's URL). */
+    databaseUrl?: string;
   } = {},
 ): Promise<Stack> {
-  const infra = await isolatedInfra(label);
+  const isolated = await isolatedInfra(label);
+  const infra = options.databaseUrl
+    ? { ...isolated, env: { ...isolated.env, DATABASE_URL: options.databaseUrl } }
+    : isolated;
   // Partner requests of this stack's payments and dispatcher reach loopback only, whatever
   // a test points them at (the guard is off here: test partners listen on 127.0.0.1).
   const partnerConnect = loopbackOnlyConnect(options.partnerDials ?? []);

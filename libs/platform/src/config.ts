@@ -2,6 +2,16 @@ import { z } from 'zod';
 
 const DAY_MS = 24 * 3600 * 1000;
 
+/** A postgres:// URL whose host part may list several `host:port`, comma-separated. */
+function PostgresUrl() {
+  return z.string().refine((value) => {
+    const match = /^postgres(?:ql)?:\/\/(?:[^@/]*@)?([^/?#]*)/.exec(value);
+    if (!match?.[1]) return false;
+    const hosts = match[1].split(',');
+    return hosts.every((host) => URL.canParse(value.replace(match[1]!, host)));
+  }, 'a postgres:// URL, with one host or several comma-separated');
+}
+
 /**
  * Variables every service reads. Defaults point at the services of a developer's
  * machine so `pnpm start` works without an .env file; production sets them all.
@@ -9,8 +19,12 @@ const DAY_MS = 24 * 3600 * 1000;
 export const BaseEnv = z.object({
   /** pino level: trace, debug, info, warn, error, fatal, silent. */
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
-  /** Postgres holding every service's schema (each service touches only its own). */
-  DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/dzpay'),
+  /**
+   * Postgres holding every service's schema (each service touches only its own). Several
+   * hosts (`postgres://u@h1:5432,h2:5432/dzpay?target_session_attrs=primary`) let a
+   * connection find the primary after a failover (docs/postgres-failover.md).
+   */
+  DATABASE_URL: PostgresUrl().default('postgres://postgres@127.0.0.1:5432/dzpay'),
   /** Connections this process may open to Postgres. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** NATS server(s), comma-separated. */
@@ -51,6 +65,12 @@ export const BaseEnv = z.object({
    * stalled: its reader re-attaches, and /readyz says degraded until it moves.
    */
   CONSUMER_STALL_MS: z.coerce.number().int().min(1_000).default(30_000),
+  /**
+   * How long JetStream may not answer through the NATS server this process is on before
+   * it moves to another of NATS_URL's (a node cut from its peers keeps its clients and
+   * gives them nothing). Longer than a Raft election (4 to 9 s), so failovers move nobody.
+   */
+  JETSTREAM_MOVE_AFTER_MS: z.coerce.number().int().min(1_000).default(12_000),
   /** Prefix of every Redis key this deployment writes. */
   REDIS_PREFIX: z.string().default('dzpay:'),
   /** Port of /healthz, /readyz and /metrics; 0 picks a free port. */

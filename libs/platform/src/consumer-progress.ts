@@ -7,6 +7,13 @@ export interface ConsumerProgress {
   delivered(): void;
   /** Called each time the consumer is found stalled: the reader re-attaches. */
   onStall(reattach: () => void): void;
+  /**
+   * The reader lost touch with the consumer's leader (heartbeats missed, no responders,
+   * consumer not found): degraded at once, however briefly, until it hears from it again.
+   */
+  troubled(what: string): void;
+  /** The reader heard from the consumer's leader (a heartbeat, a message). */
+  heard(): void;
 }
 
 export interface ConsumerState {
@@ -28,6 +35,9 @@ interface Entry {
   waiting: number;
   deliveredSinceCheck: boolean;
   stalledSince: number | null;
+  /** Since when the reader has lost touch with the leader, and how it noticed. */
+  troubledSince: number | null;
+  trouble: string;
   reattach: (() => void)[];
 }
 
@@ -110,15 +120,37 @@ export function consumerProgressWatch(options: {
         waiting: 0,
         deliveredSinceCheck: false,
         stalledSince: null,
+        troubledSince: null,
+        trouble: '',
         reattach: [],
+      };
+      const heard = () => {
+        if (entry.troubledSince === null) return;
+        options.logger?.warn(
+          { stream, consumer: name, outOfTouchMs: clock() - entry.troubledSince },
+          'stream consumer hears its leader again',
+        );
+        entry.troubledSince = null;
       };
       entries.set(`${stream}/${name}`, entry);
       timer ??= setInterval(() => void checkAll(), options.checkEveryMs).unref();
       return {
         delivered: () => {
           entry.deliveredSinceCheck = true;
+          heard();
         },
         onStall: (reattach) => entry.reattach.push(reattach),
+        troubled(what) {
+          entry.trouble = what;
+          if (entry.troubledSince !== null) return;
+          entry.troubledSince = clock();
+          // A leader's election after a node's loss reads like this: warn, not error.
+          options.logger?.warn(
+            { stream, consumer: name, what },
+            'stream consumer lost touch with its leader (a node lost or an election); pulling again',
+          );
+        },
+        heard,
       };
     },
     /** Every consumer watched, as registered. */
@@ -137,16 +169,22 @@ export function consumerProgressWatch(options: {
         sinceProgressMs: now - entry.lastProgress,
       }));
     },
-    /** Rejects while a consumer is stalled: the /readyz check. */
+    /** Rejects while a consumer is stalled or its reader is out of touch: the /readyz check. */
     assertMoving(): Promise<void> {
-      const stalled = [...entries.values()].filter((entry) => entry.stalledSince !== null);
-      if (stalled.length === 0) return Promise.resolve();
       const now = clock();
-      const what = stalled.map(
-        (entry) =>
-          `${entry.stream}/${entry.name} stalled for ${Math.round((now - entry.stalledSince!) / 1000)} s with ${entry.waiting} waiting`,
-      );
-      return Promise.reject(new Error(what.join('; ')));
+      const what = [...entries.values()].flatMap((entry) => [
+        ...(entry.stalledSince !== null
+          ? [
+              `${entry.stream}/${entry.name} stalled for ${Math.round((now - entry.stalledSince) / 1000)} s with ${entry.waiting} waiting`,
+            ]
+          : []),
+        ...(entry.troubledSince !== null
+          ? [
+              `${entry.stream}/${entry.name} out of touch with its leader for ${now - entry.troubledSince} ms (${entry.trouble})`,
+            ]
+          : []),
+      ]);
+      return what.length === 0 ? Promise.resolve() : Promise.reject(new Error(what.join('; ')));
     },
     stop(): void {
       clearInterval(timer);

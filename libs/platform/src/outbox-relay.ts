@@ -2,6 +2,7 @@ import { jetstream } from '@nats-io/jetstream';
 import type { Sql } from './db.ts';
 import type { Logger } from './logger.ts';
 import { metricsOf } from './metrics.ts';
+import { outageLog } from './nats-weather.ts';
 import { contextOf, inSpan, natsTraceHeaders, SpanKind, type TraceCarrier } from './tracing.ts';
 import { prefixed, type NatsConnection } from './nats.ts';
 
@@ -90,6 +91,11 @@ export async function startOutboxRelay(deps: {
   // One drain queued behind the running one is enough: it reads everything committed
   // up to its start, so a burst of notifications costs one more drain, not one each.
   let queued = false;
+  const weather = outageLog(deps.logger, {
+    waits: 'outbox relay waits: events stay in the outbox and are published once it answers',
+    back: 'outbox relay publishes again',
+    failed: 'outbox relay failed',
+  });
   const kick = () => {
     if (queued) return;
     queued = true;
@@ -98,7 +104,7 @@ export async function startOutboxRelay(deps: {
         queued = false;
         return drain();
       })
-      .catch((err: unknown) => deps.logger.error({ err }, 'outbox relay failed'));
+      .then(weather.cleared, weather.failed);
   };
   // Woken by each commit that adds events (trigger in migration 001), and polled as a
   // safety net for a notification missed during a reconnect.

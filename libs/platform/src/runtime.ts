@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Redis } from 'ioredis';
 import { loadConfig, type BaseEnv } from './config.ts';
 import { connectPostgres, migrate, type Sql } from './db.ts';
+import { connectionLook, jetStreamWatch } from './jetstream-watch.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { connectNats, natsAccessOf, type NatsConnection } from './nats.ts';
 import { bindMetrics, platformMetrics } from './metrics.ts';
@@ -27,6 +28,11 @@ export interface RuntimeOptions<S extends z.ZodType<BaseEnv>> {
    * so a Redis outage shows in /readyz as `degraded` but keeps the pods in rotation.
    */
   redis?: boolean | 'degradable';
+  /**
+   * Whether the service uses JetStream (streams, consumers, buckets): it then watches
+   * that JetStream answers through its NATS server, and moves when it does not.
+   */
+  jetstream?: boolean;
   /** Whether SIGTERM/SIGINT stop the service (off for in-process tests). */
   handleSignals?: boolean;
 }
@@ -48,6 +54,9 @@ export interface Runtime<C extends BaseEnv> {
   /** Graceful shutdown: stop intake, finish what was taken, then close connections. */
   stop(): Promise<void>;
 }
+
+/** How often a JetStream service asks whether JetStream answers through its server. */
+const JETSTREAM_LOOK_EVERY_MS = 1_000;
 
 /**
  * Everything a service needs before its handlers start: config, logs, traces,
@@ -75,6 +84,17 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
   const registry = createMetricsRegistry(options.service);
   const metrics = platformMetrics(registry, { consumerStallMs: config.CONSUMER_STALL_MS, logger });
   bindMetrics(nats, metrics);
+  const jetStream = options.jetstream
+    ? jetStreamWatch({
+        look: connectionLook(nats),
+        logger,
+        moveAfterMs: config.JETSTREAM_MOVE_AFTER_MS,
+        servers: config.NATS_URL.split(',').length,
+      })
+    : undefined;
+  const jetStreamTimer = jetStream
+    ? setInterval(() => void jetStream.check(), JETSTREAM_LOOK_EVERY_MS).unref()
+    : undefined;
   const ops = await startOpsServer({
     host: config.OPS_HOST,
     port: config.OPS_PORT,
@@ -85,8 +105,10 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
       ...(redis ? { redis: () => redis.ping() } : {}),
       // A stalled consumer re-attaches by itself: degraded, not out of rotation.
       consumers: () => metrics.consumerProgress.assertMoving(),
+      // A failover under way, or a server cut off that the watch moves away from.
+      ...(jetStream ? { jetstream: () => jetStream.assertAnswering() } : {}),
     },
-    degradable: ['consumers', ...(options.redis === 'degradable' ? ['redis'] : [])],
+    degradable: ['consumers', 'jetstream', ...(options.redis === 'degradable' ? ['redis'] : [])],
   });
 
   const intake: (() => Promise<void>)[] = [];
@@ -100,6 +122,7 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
       await step().catch((err: unknown) => logger.error({ err }, 'stopping intake failed'));
     }
     metrics.consumerProgress.stop();
+    clearInterval(jetStreamTimer);
     await nats.drain().catch((err: unknown) => logger.error({ err }, 'nats drain failed'));
     await redis?.quit().catch((err: unknown) => logger.error({ err }, 'redis quit failed'));
     await sql.end({ timeout: 5 });

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import { progressOf } from './consumer-progress.ts';
+import { progressOf, type ConsumerProgress } from './consumer-progress.ts';
 import type { Logger } from './logger.ts';
+import { natsUnavailableReason } from './nats-weather.ts';
 
 /**
  * How long one pull request waits at the consumer's leader. When that leader's node
@@ -47,6 +48,7 @@ export function consumeStream(deps: {
       try {
         messages = await consumer.consume({ max_messages: 64, expires: PULL_EXPIRES_MS });
         if (stopping) await messages.close();
+        if (progress) void followStatus(messages, progress);
         for await (const msg of messages) {
           // Messages already buffered when stop() began go straight back to the stream,
           // so another replica takes them now instead of after the ack wait.
@@ -62,7 +64,12 @@ export function consumeStream(deps: {
         await Promise.allSettled(inFlight);
         if (!stopping) logger.warn(`${name} consumer ended, restarting`);
       } catch (err) {
-        if (!stopping) logger.error({ err }, `${name} consumer failed, restarting`);
+        const reason = natsUnavailableReason(err);
+        if (stopping) {
+          // stopping: the error is the closing connection's
+        } else if (reason)
+          logger.warn({ reason }, `${name} consumer waits for JetStream, restarting`);
+        else logger.error({ err }, `${name} consumer failed, restarting`);
       }
       await sleep(retryDelayMs, undefined, { signal: pause.signal }).catch(() => {});
     }
@@ -78,6 +85,30 @@ export function consumeStream(deps: {
       await Promise.allSettled(inFlight);
     },
   };
+}
+
+/** What a pull loop reports when it cannot reach the consumer's leader. */
+const OUT_OF_TOUCH = new Set([
+  'heartbeats_missed',
+  'no_responders',
+  'consumer_not_found',
+  'stream_not_found',
+  'consumer_deleted',
+]);
+
+/**
+ * Tells the progress watch what the pull loop hears: losing the consumer's leader (a
+ * node's loss, an election) shows in /readyz at once, and hearing it again clears it.
+ */
+async function followStatus(messages: ConsumerMessages, progress: ConsumerProgress) {
+  try {
+    for await (const status of messages.status()) {
+      if (status.type === 'heartbeat') progress.heard();
+      else if (OUT_OF_TOUCH.has(status.type)) progress.troubled(status.type.replace(/_/g, ' '));
+    }
+  } catch {
+    // the loop ended with the messages: the next consume() follows anew
+  }
 }
 
 /** The message's JSON body, or undefined when it is not JSON. */

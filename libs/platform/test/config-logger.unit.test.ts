@@ -28,6 +28,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes a Postgres URL of several hosts, as a failover pair needs, and refuses a non-URL', () => {
+    const pair = 'postgres://u@10.0.0.1:5432,10.0.0.2:5433/dzpay?target_session_attrs=primary';
+    expect(loadConfig(BaseEnv, { OPS_PORT: '0', DATABASE_URL: pair }).DATABASE_URL).toBe(pair);
+    for (const bad of ['127.0.0.1:5432/dzpay', 'http://db/dzpay', 'postgres://h1:5432,h 2:x/db'])
+      expect(() => loadConfig(BaseEnv, { OPS_PORT: '0', DATABASE_URL: bad })).toThrow(
+        /DATABASE_URL/,
+      );
+  });
+
   it('names every bad variable, never its value', () => {
     const secret = 'postgres://user:s3cr3t-value@db/dzpay with spaces';
     let error: unknown;

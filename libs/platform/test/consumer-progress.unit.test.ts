@@ -37,6 +37,23 @@ function setup() {
 }
 
 describe('the consumer progress watch', () => {
+  it('says degraded the moment the reader loses its leader, however briefly, and clears when it hears it again', async () => {
+    const { watch, progress, after } = setup();
+    progress.troubled('heartbeats missed');
+    // Long before stallAfterMs: a leader's election is seen while it happens.
+    await after(1_200);
+    await expect(watch.assertMoving()).rejects.toThrow(
+      /S\/c out of touch with its leader for 1200 ms \(heartbeats missed\)/,
+    );
+    progress.troubled('no responders');
+    await expect(watch.assertMoving()).rejects.toThrow(/for 1200 ms \(no responders\)/);
+    progress.heard();
+    await expect(watch.assertMoving()).resolves.toBeUndefined();
+    progress.troubled('consumer not found');
+    progress.delivered();
+    await expect(watch.assertMoving()).resolves.toBeUndefined();
+  });
+
   it('never calls an idle consumer stalled', async () => {
     const { watch, after, reattached } = setup();
     for (let i = 0; i < 10; i++) await after(10_000);

@@ -48,8 +48,11 @@ export interface SpawnOptions {
   echo?: 'prefixed' | 'inherit' | NodeJS.WritableStream;
   /** Each piece of what the tail keeps, as it is kept (output and the end notes). */
   onOutput?: (text: string) => void;
-  /** A process group of its own (see ServerLaunch.ownProcessGroup). */
+  /** A process group of its own (see ServerLaunch.ownProcessGroup); killed as a group on exit. */
   detached?: boolean;
+  /** Runs as this user and group (a server that refuses root, such as Postgres). */
+  uid?: number;
+  gid?: number;
 }
 
 const OUTPUT_LIMIT = 200_000;
@@ -59,15 +62,23 @@ const STOP_GRACE_MS = 10_000;
 // process group on purpose, so a terminal's Ctrl+C reaches them too. A signal that kills
 // only us (SIGTERM from a supervisor) skips 'exit' handlers: a CLI that may get one should
 // turn it into process.exit().
-const liveChildren = new Set<ChildProcess>();
+const liveChildren = new Map<ChildProcess, { group: boolean }>();
 let exitHookInstalled = false;
 
-function killChildrenOnExit(child: ChildProcess): void {
-  liveChildren.add(child);
+function killChildrenOnExit(child: ChildProcess, group: boolean): void {
+  liveChildren.set(child, { group });
+  child.once('exit', () => liveChildren.delete(child));
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const live of liveChildren) live.kill('SIGKILL');
+    for (const [live, how] of liveChildren) {
+      try {
+        if (how.group && live.pid !== undefined) process.kill(-live.pid, 'SIGKILL');
+        else live.kill('SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
   });
 }
 
@@ -82,8 +93,10 @@ export function spawnProcess(options: SpawnOptions): SpawnedProcess {
       echo === 'inherit' ? 'inherit' : 'pipe',
     ],
     detached: options.detached ?? false,
+    ...(options.uid !== undefined ? { uid: options.uid } : {}),
+    ...(options.gid !== undefined ? { gid: options.gid } : {}),
   });
-  killChildrenOnExit(child);
+  killChildrenOnExit(child, options.detached ?? false);
   let output = '';
   // What went to our stderr or terminal was shown already: nothing of it is kept.
   const shown = echo === 'prefixed' || echo === 'inherit';

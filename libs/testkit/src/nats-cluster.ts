@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import type { LabHost, NetLab } from './netlab.ts';
 import { freePort } from './processes.ts';
 import { launchServer, type LocalServer } from './server-process.ts';
 import { connectAsProbe, natsAnswers, natsServerConfig, type NatsProbeAuth } from './servers.ts';
@@ -16,6 +17,8 @@ export interface ClusterNode extends LocalServer {
 
 export interface LocalNatsCluster {
   readonly nodes: readonly ClusterNode[];
+  /** Each node's host, when the cluster runs in a lab. */
+  readonly hosts: readonly LabHost[];
   /** Every node's client URL, comma-separated: what NATS_URL carries. */
   readonly urls: string;
   /** SIGKILL of node `index` (0-based); its store stays for the restart. */
@@ -28,6 +31,12 @@ export interface LocalNatsCluster {
    * `timeoutMs`.
    */
   waitForLeaders(timeoutMs?: number): Promise<void>;
+  /**
+   * On a cluster in a network lab: cuts node `index` from its peers (clients still reach
+   * it), or from everyone; heal() ends every cut.
+   */
+  partition(index: number, how: 'from-peers' | 'from-everyone'): Promise<void>;
+  heal(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -39,16 +48,28 @@ export interface LocalNatsCluster {
  * user the harness inspects the cluster as.
  */
 export async function startNatsCluster(
-  options: { size?: number; authorization?: string; probe?: NatsProbeAuth } = {},
+  options: {
+    size?: number;
+    authorization?: string;
+    probe?: NatsProbeAuth;
+    /** Each node in a host of this lab (its own namespace and address), so it can be cut off. */
+    network?: NetLab;
+  } = {},
 ): Promise<LocalNatsCluster> {
   const size = options.size ?? 3;
   const dir = await mkdtemp(join(tmpdir(), 'dzpay-nats-cluster-'));
   const clusterName = `dzpay-${randomBytes(3).toString('hex')}`;
+  const hosts: (LabHost | null)[] = [];
+  for (let index = 0; index < size; index++)
+    hosts.push(options.network ? await options.network.addHost(`n${index + 1}`) : null);
   const specs = await Promise.all(
     Array.from({ length: size }, async (_, index) => ({
       name: `${clusterName}-n${index + 1}`,
-      port: await freePort(),
-      routePort: await freePort(),
+      host: hosts[index]?.address ?? '127.0.0.1',
+      ns: hosts[index]?.ns,
+      // A node in a namespace has the whole port range of its address to itself.
+      port: hosts[index] ? 4222 : await freePort(),
+      routePort: hosts[index] ? 6222 : await freePort(),
       storeDir: join(dir, `n${index + 1}`),
       config: join(dir, `n${index + 1}.conf`),
     })),
@@ -60,18 +81,23 @@ export async function startNatsCluster(
       ? { user: 'route', password: randomBytes(18).toString('base64url') }
       : undefined;
   const credentials = route ? `${route.user}:${route.password}@` : '';
-  const routes = specs.map((spec) => `nats-route://${credentials}127.0.0.1:${spec.routePort}`);
+  const routes = specs.map((spec) => `nats-route://${credentials}${spec.host}:${spec.routePort}`);
   for (const spec of specs) {
     await writeFile(
       spec.config,
       natsServerConfig({
         name: spec.name,
+        // In a namespace, every address of its host (aliases included) is the node's.
+        host: spec.ns ? '0.0.0.0' : spec.host,
         port: spec.port,
         storeDir: spec.storeDir,
         ...(options.authorization !== undefined ? { authorization: options.authorization } : {}),
         cluster: [
           `name: "${clusterName}"`,
-          `listen: "127.0.0.1:${spec.routePort}"`,
+          `listen: "${spec.host}:${spec.routePort}"`,
+          // Clients keep the addresses they were given (a lab's per-client aliases),
+          // never the ones the nodes would advertise.
+          ...(spec.ns ? ['no_advertise: true'] : []),
           ...(route
             ? [`authorization { user: "${route.user}", password: "${route.password}", timeout: 2 }`]
             : []),
@@ -87,11 +113,12 @@ export async function startNatsCluster(
     specs.map((spec) =>
       launchServer({
         binary: 'nats-server',
-        url: `nats://127.0.0.1:${spec.port}`,
-        port: spec.port,
         args: ['-c', spec.config],
+        ...(spec.ns ? { netns: spec.ns } : {}),
+        url: `nats://${spec.host}:${spec.port}`,
+        port: spec.port,
         ownedDirs: [],
-        answers: () => natsAnswers(`nats://127.0.0.1:${spec.port}`, spec.name, options.probe),
+        answers: () => natsAnswers(`nats://${spec.host}:${spec.port}`, spec.name, options.probe),
         readyTimeoutMs: 30_000,
       }).then((server) => Object.assign(server, { name: spec.name })),
     ),
@@ -120,10 +147,22 @@ export async function startNatsCluster(
   };
   return {
     nodes,
+    hosts: hosts.flatMap((host) => (host ? [host] : [])),
     urls,
     kill: (index) => nodeAt(index).kill('SIGKILL'),
     restart: (index) => nodeAt(index).restart(),
     waitForLeaders: (timeoutMs = 30_000) => waitForLeaders(urls, timeoutMs, options.probe),
+    async partition(index, how) {
+      const lab = options.network;
+      const host = hosts[index];
+      if (!lab || !host) throw new Error('only a cluster started in a network lab can be cut');
+      if (how === 'from-everyone') {
+        await lab.isolate(host);
+        return;
+      }
+      for (const peer of hosts) if (peer && peer !== host) await lab.cut(host, peer);
+    },
+    heal: () => options.network?.heal() ?? Promise.resolve(),
     stop: stopAll,
   };
 }

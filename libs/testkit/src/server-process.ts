@@ -42,6 +42,11 @@ export interface ServerLaunch {
    * still killed when this process exits.
    */
   ownProcessGroup?: boolean;
+  /**
+   * A network namespace to run it in (`ip netns exec`): its port is then on an address of
+   * that namespace, not ours, and is not checked here.
+   */
+  netns?: string;
 }
 
 /** The output of every run of the server, restarts included. */
@@ -92,7 +97,7 @@ export async function launchServer(launch: ServerLaunch): Promise<LocalServer> {
   let path: string;
   try {
     path = await findBinary(launch.binary);
-    await refuseBusyPort(launch.binary, launch.port);
+    if (!launch.netns) await refuseBusyPort(launch.binary, launch.port);
   } catch (error) {
     await removeDirs(launch.ownedDirs);
     throw error;
@@ -108,8 +113,9 @@ export async function launchServer(launch: ServerLaunch): Promise<LocalServer> {
   const spawnRun = (): SpawnedProcess =>
     spawnProcess({
       name: launch.binary,
-      command: path,
-      args: launch.args,
+      ...(launch.netns
+        ? { command: 'ip', args: ['netns', 'exec', launch.netns, path, ...launch.args] }
+        : { command: path, args: launch.args }),
       detached: launch.ownProcessGroup ?? false,
       onOutput: note,
     });
@@ -152,7 +158,7 @@ export async function launchServer(launch: ServerLaunch): Promise<LocalServer> {
             ? 'exited before it was ready'
             : `not ready after ${timeoutMs} ms`;
       // Only this last attempt's log: a long retry loop would repeat the same banner.
-      throw new Error(`${launch.binary} on 127.0.0.1:${launch.port} ${why}:\n${run.output()}`);
+      throw new Error(`${launch.binary} at ${launch.url} ${why}:\n${run.output()}`);
     }
   };
 

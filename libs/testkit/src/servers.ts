@@ -93,6 +93,8 @@ export function startSecuredNatsServer(options: {
 /** The configuration file of one server: JetStream, and its users and routes when given. */
 export function natsServerConfig(options: {
   name: string;
+  /** The address it listens on (127.0.0.1 unless it lives in a namespace of a lab). */
+  host?: string;
   port: number;
   storeDir: string;
   authorization?: string;
@@ -101,7 +103,7 @@ export function natsServerConfig(options: {
 }): string {
   return [
     `server_name: ${JSON.stringify(options.name)}`,
-    `listen: "127.0.0.1:${options.port}"`,
+    `listen: "${options.host ?? '127.0.0.1'}:${options.port}"`,
     `jetstream { store_dir: ${JSON.stringify(options.storeDir)} }`,
     ...(options.cluster ? ['cluster {', ...options.cluster.map((l) => `  ${l}`), '}'] : []),
     options.authorization ?? '',

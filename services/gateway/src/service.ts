@@ -31,6 +31,7 @@ export async function startGateway(
       env: GatewayEnv,
       // Without Redis, rate limits are counted in memory per replica (its share).
       redis: 'degradable',
+      jetstream: true,
       handleSignals: options.handleSignals ?? true,
     },
     env,

@@ -58,6 +58,7 @@ export async function startPayments(
       env: PaymentsEnv,
       // Reference locks fall back to Postgres' unique index without Redis.
       redis: 'degradable',
+      jetstream: true,
       handleSignals: options.handleSignals ?? true,
     },
     env,

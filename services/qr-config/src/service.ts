@@ -24,6 +24,7 @@ export async function startQrConfig(
       service: 'qr-config',
       ...runtimeSchemaOf('qr-config'),
       env: QrConfigEnv,
+      jetstream: true,
       handleSignals: options.handleSignals ?? true,
     },
     env,

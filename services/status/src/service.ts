@@ -31,6 +31,7 @@ export async function startStatus(
       service: 'status',
       ...runtimeSchemaOf('status'),
       env: StatusEnv,
+      jetstream: true,
       handleSignals: options.handleSignals ?? true,
     },
     env,

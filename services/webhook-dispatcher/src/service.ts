@@ -52,6 +52,7 @@ export async function startWebhookDispatcher(
       service: 'webhook-dispatcher',
       ...runtimeSchemaOf('webhook-dispatcher'),
       env: DispatcherEnv,
+      jetstream: true,
       handleSignals: options.handleSignals ?? true,
     },
     env,
