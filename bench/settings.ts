@@ -9,17 +9,36 @@ function positiveInt(name: string, fallback: number): number {
   return value;
 }
 
+const ONLY = ['redis-down', 'payments-list', 'paths', 'failover'] as const;
+
 /**
- * BENCH_ONLY: one scenario alone (redis-down, payments-list), the paths without those
- * two (paths), or every scenario when unset.
+ * BENCH_ONLY: one scenario alone (redis-down, payments-list, failover), the paths without
+ * redis-down and payments-list (paths), or every scenario but failover when unset
+ * (failover starts a NATS cluster of its own).
  */
-function benchOnly(): 'redis-down' | 'payments-list' | 'paths' | undefined {
+function benchOnly(): (typeof ONLY)[number] | undefined {
   const value = env.BENCH_ONLY;
   if (value === undefined || value === '') return undefined;
-  if (value === 'redis-down' || value === 'payments-list' || value === 'paths') return value;
+  const known = ONLY.find((only) => only === value);
+  if (known) return known;
   throw new Error(
-    `BENCH_ONLY must be redis-down, payments-list or paths (or unset for every scenario), not ${value}`,
+    `BENCH_ONLY must be ${ONLY.join(', ')} (or unset for every scenario), not ${value}`,
   );
+}
+
+const SIGNALS = ['SIGKILL', 'SIGTERM'] as const;
+
+/**
+ * BENCH_FAILOVER_SIGNALS: how the failover scenario stops a leading NATS node, in order,
+ * comma-separated: SIGKILL (its loss) and SIGTERM (a graceful shutdown).
+ */
+function failoverSignals(): (typeof SIGNALS)[number][] {
+  const names = (env.BENCH_FAILOVER_SIGNALS ?? SIGNALS.join(',')).split(',');
+  return names.map((name) => {
+    const signal = SIGNALS.find((known) => known === name.trim());
+    if (!signal) throw new Error(`BENCH_FAILOVER_SIGNALS takes ${SIGNALS.join(', ')}, not ${name}`);
+    return signal;
+  });
 }
 
 export const settings = {
@@ -36,6 +55,9 @@ export const settings = {
   listPayments: positiveInt('BENCH_LIST_PAYMENTS', 1_000_000),
   only: benchOnly(),
   burstEvents: positiveInt('BENCH_BURST_EVENTS', 3_000),
+  /** Leader losses per path and per signal in the failover scenario. */
+  failoverKills: positiveInt('BENCH_FAILOVER_KILLS', 10),
+  failoverSignals: failoverSignals(),
   adminPostgresUrl: env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   natsUrl: env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222',
   redisUrl: env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',

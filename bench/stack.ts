@@ -58,7 +58,13 @@ export interface BenchStack {
   cleanup(): Promise<void>;
 }
 
-export function benchStack(): BenchStack {
+/**
+ * `natsUrl` replaces BENCH_NATS_URL (the failover scenario's cluster), `env` adds to every
+ * service's and the CLI's environment (STREAM_REPLICAS=3 there).
+ */
+export function benchStack(
+  options: { natsUrl?: string; env?: Record<string, string> } = {},
+): BenchStack {
   const id = randomBytes(4).toString('hex');
   const database = `dzpay_bench_${id}`;
   const databaseUrl = new URL(settings.adminPostgresUrl);
@@ -67,13 +73,14 @@ export function benchStack(): BenchStack {
   const secretsKey = randomBytes(32).toString('base64');
   const serviceEnv = {
     DATABASE_URL: databaseUrl.href,
-    NATS_URL: settings.natsUrl,
+    NATS_URL: options.natsUrl ?? settings.natsUrl,
     NATS_PREFIX: `bench_${id}`,
     REDIS_URL: settings.redisUrl,
     // Only rate-limit counters land here; they expire with their one-minute window.
     REDIS_PREFIX: `bench:${id}:`,
     OPS_HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    ...options.env,
   };
   const admin = connectPostgres(settings.adminPostgresUrl, 'public', 1);
   const children: BenchProcess[] = [];

@@ -5,7 +5,7 @@ import { startPostgresPair, type PostgresPair } from '@dzpay/testkit/postgres-pa
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from './support/stack.ts';
 
-// dzpay on a primary and a synchronous standby (docs/postgres-failover.md): the link
+// dzpay on a primary and a synchronous standby (docs/failover.md): the link
 // between them is cut, then the primary's machine is lost while registrations wait. Whatever a merchant was
 // told was registered must be there on the promoted standby. A write acknowledged before
 // the standby had it (asynchronous replication, or `synchronous_commit = local` on a

@@ -55,12 +55,14 @@ export const FLOORS: readonly Floor[] = floorsOf(TABLE);
 
 /**
  * A cluster run's own: the faults only it has must each have been met, or its invariants
- * held over nothing new (a ten-minute run meets each at least five times).
+ * held over nothing new: five times each in a run of ten minutes or more. A count, not a
+ * rate: faults run one after another, so a run of many failovers lasts longer than
+ * planned, and a rate would ask more of it for that.
  */
 export const CLUSTER_FLOORS: readonly Floor[] = floorsOf([
-  ['every invariant, across a Postgres failover', 'postgresFailovers', 1, 0.5, 2],
-  ['every invariant, across a NATS partition', 'natsPartitions', 1, 0.5, 2],
-  ['every invariant, with a service cut off', 'servicesIsolated', 1, 0.5, 2],
+  ['every invariant, across a Postgres failover', 'postgresFailovers', 5, 0, 10],
+  ['every invariant, across a NATS partition', 'natsPartitions', 5, 0, 10],
+  ['every invariant, with a service cut off', 'servicesIsolated', 5, 0, 10],
 ]);
 
 /** How many of a floor's counter a run of `runMinutes` needs: 0 when it does not apply. */

@@ -22,7 +22,7 @@ export const BaseEnv = z.object({
   /**
    * Postgres holding every service's schema (each service touches only its own). Several
    * hosts (`postgres://u@h1:5432,h2:5432/dzpay?target_session_attrs=primary`) let a
-   * connection find the primary after a failover (docs/postgres-failover.md).
+   * connection find the primary after a failover (docs/failover.md).
    */
   DATABASE_URL: PostgresUrl().default('postgres://postgres@127.0.0.1:5432/dzpay'),
   /** Connections this process may open to Postgres. */

@@ -16,6 +16,14 @@ export interface OutboxRelay {
 const BATCH = 200;
 
 /**
+ * How long a publish waits for the stream's acknowledgement. A publish parked at a
+ * leader that is leaving gets no answer: the client's default (5 s) held the next batch
+ * back that long after a rolling restart moved the leader in 0.2 s. A publish that times
+ * out is published again (the stream drops the copy by its Nats-Msg-Id).
+ */
+const PUBLISH_TIMEOUT_MS = 2_000;
+
+/**
  * Publishes committed events to JetStream, with the event id as Nats-Msg-Id, and marks
  * each one after the stream acknowledged it. A crash between the two republishes the
  * event, which the stream drops as a duplicate within its two-minute window (later,
@@ -66,6 +74,7 @@ export async function startOutboxRelay(deps: {
               const hdrs = natsTraceHeaders();
               return js.publish(prefixed(deps.prefix, row.subject), JSON.stringify(row.payload), {
                 msgID: row.id,
+                timeout: PUBLISH_TIMEOUT_MS,
                 ...(hdrs ? { headers: hdrs } : {}),
               });
             },

@@ -12,6 +12,13 @@ import { natsUnavailableReason } from './nats-weather.ts';
  */
 const PULL_EXPIRES_MS = 5_000;
 
+/**
+ * How often the consumer's leader says it still holds the pull. Two missed, and the
+ * leader is taken for lost: 2 s, where the default (half the expiry, reset by each new
+ * pull) noticed a dead leader only after about 10 s.
+ */
+const IDLE_HEARTBEAT_MS = 1_000;
+
 export interface StreamConsumer {
   /** Stops pulling, finishes the messages in hand, hands buffered ones back to the stream. */
   stop(): Promise<void>;
@@ -45,10 +52,20 @@ export function consumeStream(deps: {
 
   async function run(): Promise<void> {
     while (!stopping) {
+      let leaderLost = false;
       try {
-        messages = await consumer.consume({ max_messages: 64, expires: PULL_EXPIRES_MS });
+        const current = (messages = await consumer.consume({
+          max_messages: 64,
+          expires: PULL_EXPIRES_MS,
+          idle_heartbeat: IDLE_HEARTBEAT_MS,
+        }));
         if (stopping) await messages.close();
-        if (progress) void followStatus(messages, progress);
+        void followStatus(messages, progress, () => {
+          // The library's own recovery waits out another pull expiry after this; a new
+          // consume() a moment later asks whoever leads now (measured: 5 to 13 s sooner).
+          leaderLost = true;
+          void current.close();
+        });
         for await (const msg of messages) {
           // Messages already buffered when stop() began go straight back to the stream,
           // so another replica takes them now instead of after the ack wait.
@@ -62,7 +79,8 @@ export function consumeStream(deps: {
           if (inFlight.size >= concurrency) await Promise.race(inFlight);
         }
         await Promise.allSettled(inFlight);
-        if (!stopping) logger.warn(`${name} consumer ended, restarting`);
+        // A lost leader was logged when it was noticed (consumer-progress.ts).
+        if (!stopping && !leaderLost) logger.warn(`${name} consumer ended, restarting`);
       } catch (err) {
         const reason = natsUnavailableReason(err);
         if (stopping) {
@@ -71,7 +89,8 @@ export function consumeStream(deps: {
           logger.warn({ reason }, `${name} consumer waits for JetStream, restarting`);
         else logger.error({ err }, `${name} consumer failed, restarting`);
       }
-      await sleep(retryDelayMs, undefined, { signal: pause.signal }).catch(() => {});
+      const delayMs = leaderLost ? LEADER_LOST_RETRY_MS : retryDelayMs;
+      await sleep(delayMs, undefined, { signal: pause.signal }).catch(() => {});
     }
   }
 
@@ -96,15 +115,27 @@ const OUT_OF_TOUCH = new Set([
   'consumer_deleted',
 ]);
 
+/** Of those, what a leader's loss or an election says: pull anew, soon. */
+const LEADER_LOST = new Set(['heartbeats_missed', 'no_responders']);
+
+/** The pause before pulling anew after a lost leader (an election takes 4 to 9 s). */
+const LEADER_LOST_RETRY_MS = 250;
+
 /**
- * Tells the progress watch what the pull loop hears: losing the consumer's leader (a
- * node's loss, an election) shows in /readyz at once, and hearing it again clears it.
+ * Follows what the pull loop hears: losing the consumer's leader (a node's loss, an
+ * election) shows in /readyz at once, and hearing it again clears it; a lost leader
+ * also ends this pull loop (`leaderLost`), so the next one asks the leader of the moment.
  */
-async function followStatus(messages: ConsumerMessages, progress: ConsumerProgress) {
+async function followStatus(
+  messages: ConsumerMessages,
+  progress: ConsumerProgress | undefined,
+  leaderLost: () => void,
+) {
   try {
     for await (const status of messages.status()) {
-      if (status.type === 'heartbeat') progress.heard();
-      else if (OUT_OF_TOUCH.has(status.type)) progress.troubled(status.type.replace(/_/g, ' '));
+      if (status.type === 'heartbeat') progress?.heard();
+      else if (OUT_OF_TOUCH.has(status.type)) progress?.troubled(status.type.replace(/_/g, ' '));
+      if (LEADER_LOST.has(status.type)) leaderLost();
     }
   } catch {
     // the loop ended with the messages: the next consume() follows anew

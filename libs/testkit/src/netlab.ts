@@ -50,10 +50,21 @@ let exitHookInstalled = false;
 
 /**
  * Builds the lab (needs root, as `ip netns` does). Namespaces a crashed run left behind
- * (their process gone) are removed first.
+ * (their process gone) are removed first. Two labs started at the same moment (test
+ * files in parallel) may draw the same 10.x range: the second then draws again.
  */
 export async function startNetLab(): Promise<NetLab> {
   await removeOrphans();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await buildNetLab();
+    } catch (error) {
+      if (attempt >= 5) throw error;
+    }
+  }
+}
+
+async function buildNetLab(): Promise<NetLab> {
   const tag = `${process.pid}-${randomBytes(2).toString('hex')}`;
   const router = `${PREFIX}${tag}-r`;
   const uplink = `dzl${randomBytes(3).toString('hex')}`;
