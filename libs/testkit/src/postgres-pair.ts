@@ -218,7 +218,8 @@ export async function startPostgresPair(settings: PairSettings = {}): Promise<Po
       await loseMachine(old);
       // A stalled standby (stallReplication) is the one promoted: it is reachable first.
       await resume();
-      await withClient(standby, (sql) => sql`select pg_promote(true, 60)`);
+      // Asked again until it is a primary: on a loaded machine one connection may time out.
+      await until('the standby is promoted', () => promoted(standby));
       primary = 1 - primary;
       const promotedAfterMs = Date.now() - killedAt;
       // Nothing commits on a synchronous primary until a standby streams again.
@@ -305,6 +306,15 @@ const answers = (node: PairNode) =>
     () => true,
     () => false,
   );
+
+/** Promotes the server unless it is a primary already; answers whether it is one now. */
+const promoted = (node: PairNode) =>
+  withClient(node, async (sql) => {
+    const [state] = await sql<{ recovering: boolean }[]>`select pg_is_in_recovery() as recovering`;
+    if (!state?.recovering) return true;
+    const [done] = await sql<{ promoted: boolean }[]>`select pg_promote(true, 60) as promoted`;
+    return done?.promoted === true;
+  }).catch(() => false);
 
 /** A transaction that takes an xid commits only once the synchronous standby has it. */
 const commits = (node: PairNode) =>
