@@ -6,7 +6,7 @@ import { startMailCatcher } from '@dzpay/testkit';
 import postgres from 'postgres';
 import type { Acknowledged, ActorContext } from './actors/context.ts';
 import { runMerchant } from './actors/merchant.ts';
-import { runPayer } from './actors/payer.ts';
+import { cardFormVisits, runPayer } from './actors/payer.ts';
 import { runPayouts } from './actors/payouts.ts';
 import { runStatusSampler } from './actors/status-sampler.ts';
 import {
@@ -25,6 +25,7 @@ import { noPermissionViolations } from './nats-violations.ts';
 import { checkBalance, type PayoutAttempt } from './oracle/balance.ts';
 import { checkCoverage, CLUSTER_FLOORS, coverageTable, FLOORS } from './oracle/coverage.ts';
 import type { StatusSample } from './oracle/evidence.ts';
+import { checkNeverFreeWhileHeld } from './oracle/held.ts';
 import { checkOrders } from './oracle/orders.ts';
 import { checkReconciliation } from './oracle/reconciliation.ts';
 import { checkRefunds } from './oracle/refunds.ts';
@@ -281,6 +282,27 @@ export async function runCampaign(
     const indexOf = new Map(merchants.map((m) => [m.id, m.index]));
     const answers = await finalStatusAnswers(stack.gatewayUrl, merchants, payments);
     const report = await reconcile(stack.cliEnv, Date.now() - startedAt + 60_000);
+    // (f) No allowance for the projection's lag here: only a payments replica whose clock
+    // ran ahead (clock-skew, at most 3 s in the plan) may close a window early.
+    const heldVerdict = checkNeverFreeWhileHeld({
+      samples,
+      cardForms: cardFormVisits(context),
+      payments,
+      ledger,
+      merchantIds,
+      mode: 'test',
+      cancelled: acks.cancels.map((c) => c.paymentId),
+      expiryEarlyMs: (expiresAt) =>
+        windows.some(
+          (w) =>
+            w.kind === 'clock-skew' &&
+            w.target?.startsWith('payments') === true &&
+            expiresAt >= w.start &&
+            expiresAt <= w.end + 3_000,
+        )
+          ? 3_000
+          : 0,
+    });
     const webhookVerdicts = checkWebhooks({
       webhooks: partner.webhooks,
       payments,
@@ -303,6 +325,7 @@ export async function runCampaign(
             ? 30_000
             : 3_000,
       }),
+      heldVerdict,
       ...webhookVerdicts,
       ...checkRefunds({ acks: acks.refunds, refunds, payments, ledger }),
       checkOrders({ payments, ledger, settled: settledInMs !== null }),
@@ -328,6 +351,7 @@ export async function runCampaign(
     counters.balanceAnswers = balances.filter((b) => b.httpStatus === 200).length;
     counters.finalStatusAnswers = answers.length;
     counters.webhooksCompared = webhookVerdicts[0]?.checked ?? 0;
+    counters.readsWhileHeld = heldVerdict.checked;
     counters.reconciledOrders = report.counts.ordersSeen;
     const met = (kind: FaultWindow['kind']) => windows.filter((w) => w.kind === kind).length;
     counters.credentialFaults = met('credentials-refused');

@@ -147,7 +147,13 @@ describe('the NATS role table', () => {
       const answered = permissions[user].publish.filter((s) => s.startsWith('_INBOX'));
       expect(answered, user).toEqual(callers.map((caller) => `${inboxOf(caller)}.>`));
     }
-    expect(repliesTo(roles, 'payments')).toEqual(['gateway', 'receipts', 'dashboard', 'cli']);
+    expect(repliesTo(roles, 'payments')).toEqual([
+      'gateway',
+      'status',
+      'receipts',
+      'dashboard',
+      'cli',
+    ]);
     expect(repliesTo(roles, 'qr-config')).toEqual(['gateway', 'dashboard', 'cli']);
     expect(repliesTo(roles, 'gateway')).toEqual([]);
     expect(permissions.receipts.publish).not.toContain(`${inboxOf('cli')}.>`);

@@ -10,7 +10,8 @@ beforeAll(async () => {
   stack = await startStack(
     'status-endpoint',
     { RATE_LIMIT_PER_MINUTE: '100000' },
-    { withQrConfig: false, withStatus: true },
+    // Payments too: status checks every free stage against its rows (docs/status.md).
+    { withQrConfig: false, withStatus: true, withPayments: true },
   );
   merchant = await stack.merchant('Partner shop');
 });

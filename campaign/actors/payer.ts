@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Messages } from '../../services/gateway/src/pages/messages.ts';
+import type { CardFormVisit } from '../oracle/evidence.ts';
 import { spellingOf } from '../partner.ts';
 import type { Rng } from '../rng.ts';
 import { cancelPayment } from './cancel.ts';
@@ -98,6 +99,7 @@ async function journey(
     return `no card form (${pay.status})`;
   }
   const formUrl = pay.location;
+  cardFormsOf(context).reached(formUrl);
   const cardOf = (e: Ending) =>
     e === 'decline'
       ? CARDS.declined
@@ -278,9 +280,38 @@ async function register(
   return registered;
 }
 
+/**
+ * The card forms payers reached, for the oracle (held.ts): when each form's URL arrived
+ * and when it was first sent. Kept per actor context, read after the run.
+ */
+const visits = new WeakMap<ActorContext, Map<string, CardFormVisit>>();
+
+function cardFormsOf(context: ActorContext) {
+  let byOrder = visits.get(context);
+  if (!byOrder) visits.set(context, (byOrder = new Map<string, CardFormVisit>()));
+  const orderOf = (formUrl: string) => new URL(formUrl).searchParams.get('mdOrder') ?? '';
+  return {
+    reached(formUrl: string) {
+      const mdOrder = orderOf(formUrl);
+      if (!byOrder.has(mdOrder))
+        byOrder.set(mdOrder, { mdOrder, reachedAt: Date.now(), submittedAt: null });
+    },
+    submitted(formUrl: string) {
+      const visit = byOrder.get(orderOf(formUrl));
+      if (visit && visit.submittedAt === null) visit.submittedAt = Date.now();
+    },
+  };
+}
+
+/** Every card form the payers of this context reached, in the order they reached them. */
+export const cardFormVisits = (context: ActorContext): CardFormVisit[] => [
+  ...(visits.get(context)?.values() ?? []),
+];
+
 /** Submits the card form; answers where the card network sends the browser back. */
 async function submitCard(context: ActorContext, formUrl: string, pan: string) {
   const mdOrder = new URL(formUrl).searchParams.get('mdOrder') ?? '';
+  cardFormsOf(context).submitted(formUrl);
   const answer = await context.http(new URL('/payment/merchants/pay', formUrl).href, {
     form: { mdOrder, pan, expiry: '12/30', cvv: '123', cardholderName: 'AMINA BELKACEM' },
   });

@@ -137,6 +137,21 @@ export interface StatusSample {
   paid: boolean;
 }
 
+/**
+ * A payer on the card network's card form (held.ts): from the moment the payer actor
+ * received the form's URL (dzpay had committed the attempt and registered its order by
+ * then) until it sent the form. The order is the form's `mdOrder`; the ledger's `udf1`
+ * names dzpay's payment, whose row gives the merchant, mode and canonical reference.
+ */
+export interface CardFormVisit {
+  /** The card network's order id (`mdOrder` of the form's URL). */
+  mdOrder: string;
+  /** When the payer had the form's URL (the 303 to it arrived). */
+  reachedAt: Millis;
+  /** When the payer sent the form (its first submission); null if it never did. */
+  submittedAt: Millis | null;
+}
+
 /** A webhook as the partner received it (campaign/partner.ts ReceivedWebhook fits). */
 export interface WebhookSeen {
   /** The index of the merchant whose endpoint took it. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { centimesToDzd } from './money.ts';
 import { pageQuery } from './page-query.ts';
 import { algiersDay, dayRangeQuery, daysInRange, REPORT_TIME_ZONE } from './reports.ts';
-import { rpc } from './rpc-definition.ts';
+import { READ, rpc } from './rpc-definition.ts';
 import { MerchantScope } from './scope.ts';
 
 /**
@@ -193,12 +193,12 @@ export type StatementReply = z.infer<typeof StatementReply>;
 
 /** The balance's and payouts' NATS subjects, spread into Rpc (rpc.ts). */
 export const BalanceRpc = {
-  balanceGet: rpc('payments.balance.get', BalanceGetRequest, BalanceReply),
-  payoutsList: rpc('payments.payouts.list', PayoutsListRequest, PayoutsPage),
+  balanceGet: rpc('payments.balance.get', BalanceGetRequest, BalanceReply, READ),
+  payoutsList: rpc('payments.payouts.list', PayoutsListRequest, PayoutsPage, READ),
   /** An operator records a payout (the admin CLI): never more than the balance. */
   payoutRecord: rpc('payments.payouts.record', PayoutRecordRequest, PayoutRecordReply),
   /** A month's statement: the figures the PDF, CSV and XLSX are drawn from. */
-  statementGet: rpc('payments.statement.get', StatementRequest, StatementReply),
+  statementGet: rpc('payments.statement.get', StatementRequest, StatementReply, READ),
 } as const;
 
 // ---- HTTP (DZD with at most 2 decimals, and the same in centimes) ----

@@ -92,6 +92,8 @@ export {
 // The status of a reference, as status projects it from the events.
 export {
   AttemptRevisions,
+  ReferenceHeldReply,
+  ReferenceHeldRequest,
   Stage,
   STATUS_CHANGED_CHANNEL,
   statusAsOf,

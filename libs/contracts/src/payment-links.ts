@@ -1,7 +1,7 @@
 // Payment links: schemas and NATS subjects.
 import { z } from 'zod';
 import { pageQuery } from './page-query.ts';
-import { rpc } from './rpc-definition.ts';
+import { READ, rpc } from './rpc-definition.ts';
 import { Language } from './payments/payment.ts';
 import { MerchantTerms, PaymentMetadata } from './payments/registration.ts';
 import { Mode, MerchantScope } from './scope.ts';
@@ -175,11 +175,11 @@ export type PaymentLinkPayReply = z.infer<typeof PaymentLinkPayReply>;
 /** The payment links' NATS subjects, spread into Rpc (rpc.ts). */
 export const PaymentLinksRpc = {
   paymentLinksCreate: rpc('payments.links.create', PaymentLinkCreateRequest, PaymentLinkView),
-  paymentLinksList: rpc('payments.links.list', PaymentLinksListRequest, PaymentLinksPage),
-  paymentLinksGet: rpc('payments.links.get', PaymentLinkRequest, PaymentLinkView),
+  paymentLinksList: rpc('payments.links.list', PaymentLinksListRequest, PaymentLinksPage, READ),
+  paymentLinksGet: rpc('payments.links.get', PaymentLinkRequest, PaymentLinkView, READ),
   paymentLinksDeactivate: rpc('payments.links.deactivate', PaymentLinkRequest, PaymentLinkView),
   /** The payer's page: a link by its public token. */
-  paymentLinkView: rpc('payments.links.view', PaymentLinkTokenRequest, PaymentLinkPublicView),
+  paymentLinkView: rpc('payments.links.view', PaymentLinkTokenRequest, PaymentLinkPublicView, READ),
   /** The payer pays: a payment made through the link, answered with its checkout. */
   paymentLinkPay: rpc('payments.links.pay', PaymentLinkPayRequest, PaymentLinkPayReply),
 } as const;

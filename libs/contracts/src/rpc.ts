@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rpc } from './rpc-definition.ts';
+import { READ, rpc } from './rpc-definition.ts';
 import {
   AttemptStartReply,
   AttemptStartRequest,
@@ -33,7 +33,12 @@ import {
 import { ReceiptEmailRequest, ReceiptEmailResult } from './receipts.ts';
 import { ReconcileRequest, ReconciliationReport } from './reconciliation.ts';
 import { DailyReportReply, DailyReportRequest } from './reports.ts';
-import { StatusReferenceRequest, StatusReply } from './status.ts';
+import {
+  ReferenceHeldReply,
+  ReferenceHeldRequest,
+  StatusReferenceRequest,
+  StatusReply,
+} from './status.ts';
 import {
   DeliveriesOfPaymentReply,
   DeliveriesOfPaymentRequest,
@@ -55,25 +60,27 @@ export const Rpc = {
   // QR codes (qr-config)
   qrConfigSet: rpc('qr.config.set', QrConfigSetRequest, QrConfigSetReply),
   qrConfigUnset: rpc('qr.config.unset', QrConfigUnsetRequest, QrConfigUnsetReply),
-  qrConfigGet: rpc('qr.config.get', QrConfigGetRequest, QrConfigGetReply),
+  qrConfigGet: rpc('qr.config.get', QrConfigGetRequest, QrConfigGetReply, READ),
   qrCodeCreate: rpc('qr.code.create', QrCodeCreateRequest, QrCodeCreateReply),
-  qrCodesList: rpc('qr.codes.list', QrCodesListRequest, QrCodesListReply),
+  qrCodesList: rpc('qr.codes.list', QrCodesListRequest, QrCodesListReply, READ),
   // Payments (payments)
   paymentsRegister: rpc('payments.register', PaymentsRegisterRequest, PaymentsRegisterReply),
-  paymentsGet: rpc('payments.get', PaymentsGetRequest, PaymentView),
+  paymentsGet: rpc('payments.get', PaymentsGetRequest, PaymentView, READ),
   paymentsRefund: rpc('payments.refund', PaymentsRefundRequest, PaymentsRefundReply),
-  paymentsList: rpc('payments.list', PaymentsListRequest, PaymentsPage),
+  paymentsList: rpc('payments.list', PaymentsListRequest, PaymentsPage, READ),
   paymentsCancel: rpc('payments.cancel', PaymentsCancelRequest, PaymentView),
   paymentsReconcile: rpc('payments.reconcile', ReconcileRequest, ReconciliationReport),
-  checkoutView: rpc('payments.checkout.view', CheckoutTokenRequest, CheckoutView),
+  checkoutView: rpc('payments.checkout.view', CheckoutTokenRequest, CheckoutView, READ),
   checkoutStart: rpc('payments.checkout.start', CheckoutTokenRequest, CheckoutStartReply),
   checkoutReturn: rpc('payments.checkout.return', CheckoutReturnRequest, CheckoutView),
   productLookup: rpc('payments.product.lookup', ProductLookupRequest, PartnerProduct),
   attemptStart: rpc('payments.attempts.start', AttemptStartRequest, AttemptStartReply),
+  /** The attempts that hold a product reference in payments' own rows (docs/status.md). */
+  referenceHeld: rpc('payments.reference.held', ReferenceHeldRequest, ReferenceHeldReply, READ),
   // Reports (payments)
-  paymentsReportDaily: rpc('payments.report.daily', DailyReportRequest, DailyReportReply),
+  paymentsReportDaily: rpc('payments.report.daily', DailyReportRequest, DailyReportReply, READ),
   // Status of a reference (status)
-  statusReferenceGet: rpc('status.reference.get', StatusReferenceRequest, StatusReply),
+  statusReferenceGet: rpc('status.reference.get', StatusReferenceRequest, StatusReply, READ),
   // Webhooks (webhook-dispatcher). The events log and the test are not under
   // `webhooks.events.`: the WEBHOOKS stream captures `webhooks.events.>`, and it would
   // store these requests and answer them with its PubAck.
@@ -81,9 +88,10 @@ export const Rpc = {
     'webhooks.deliveries.list',
     DeliveriesOfPaymentRequest,
     DeliveriesOfPaymentReply,
+    READ,
   ),
   deliveryReplay: rpc('webhooks.deliveries.replay', DeliveryReplayRequest, DeliveryView),
-  webhookEventsList: rpc('webhooks.log.list', WebhookEventsListRequest, WebhookEventsPage),
+  webhookEventsList: rpc('webhooks.log.list', WebhookEventsListRequest, WebhookEventsPage, READ),
   webhookEventReplay: rpc('webhooks.log.replay', WebhookEventReplayRequest, WebhookEventView),
   webhookTestSend: rpc('webhooks.test.send', WebhookTestSendRequest, WebhookTestResult),
   /** Every delivery of the merchant's webhooks, newest first, with filters. */
@@ -91,6 +99,7 @@ export const Rpc = {
     'webhooks.deliveries.all',
     WebhookDeliveriesListRequest,
     WebhookDeliveriesPage,
+    READ,
   ),
   // Receipts (receipts)
   receiptEmailSend: rpc('receipts.email.send', ReceiptEmailRequest, ReceiptEmailResult),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PaymentEvent } from './events.ts';
 import { MerchantScope } from './scope.ts';
 import { cleanText } from './validation.ts';
 
@@ -137,3 +138,18 @@ export function statusAsOf(record: StatusRecord, now: Date): StatusRecord {
     ? { ...record, lockReleaseTime: null }
     : record;
 }
+
+/** Asks payments which attempts hold a product reference, from its own rows. */
+export const ReferenceHeldRequest = StatusReferenceRequest;
+export type ReferenceHeldRequest = z.infer<typeof ReferenceHeldRequest>;
+
+/**
+ * `payments.reference.held`: every attempt of the product reference that is in flight
+ * (it may still succeed) or succeeded, each as the event of its current state would
+ * tell it (`occurredAt` its last change), read from payments' rows at the moment of the
+ * question. Status asks before it calls a reference free (`not_found`, `released`,
+ * `refunded`), so an attempt whose events the stream has not carried yet is never
+ * missed (docs/status.md, "Free only when payments agrees").
+ */
+export const ReferenceHeldReply = z.object({ attempts: z.array(PaymentEvent) });
+export type ReferenceHeldReply = z.infer<typeof ReferenceHeldReply>;

@@ -1,5 +1,5 @@
 import type { Consumer } from '@nats-io/jetstream';
-import { Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { bindProgress, consumerProgressWatch, type ConsumerProgress } from './consumer-progress.ts';
 import type { Sql } from './db.ts';
 import type { Logger } from './logger.ts';
@@ -27,6 +27,12 @@ export function platformMetrics(
     help: 'NATS requests this service made to other services, by subject and outcome',
     labelNames: ['subject', 'outcome'],
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const natsRequestRetries = new Counter({
+    name: 'dzpay_nats_request_retries_total',
+    help: 'Tries of idempotent NATS requests asked again, by subject and why the try got no answer (timeout, no-responders)',
+    labelNames: ['subject', 'reason'],
     registers: [registry],
   });
   new Gauge({
@@ -74,6 +80,7 @@ export function platformMetrics(
 
   return {
     natsRequestSeconds,
+    natsRequestRetries,
     /** Durable consumers that stopped moving while messages wait (the /readyz check). */
     consumerProgress: progress,
     /**

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import {
   RequestError,
@@ -12,6 +13,15 @@ import { AppError } from './errors.ts';
 import type { Logger } from './logger.ts';
 import { metricsOf } from './metrics.ts';
 import { prefixed } from './nats.ts';
+import {
+  IDEMPOTENT_RETRY,
+  mayTryAgain,
+  patienceMs,
+  pauseAfterNoResponders,
+  SINGLE_TRY,
+  type RetryPolicy,
+  type TransportFailure,
+} from './rpc-retry.ts';
 import { inSpan, natsContextOf, natsTraceHeaders, SpanKind } from './tracing.ts';
 
 type RequestOf<D extends RpcDefinition> = z.infer<D['request']>;
@@ -102,13 +112,24 @@ function failureOf(error: unknown, subject: string, logger: Logger) {
 }
 
 export interface RequestOptions {
+  /** The whole wait, every try included (5 s unless told). */
   timeoutMs?: number;
+  /**
+   * For an idempotent definition: how long a try is waited for before the question is
+   * sent again beside it (IDEMPOTENT_RETRY's second unless told).
+   */
+  tryTimeoutMs?: number;
 }
 
 /**
  * Sends a request of the catalog and returns the validated reply. A failure reply is
  * thrown as AppError with the code the service chose; no responder or no answer in
  * time is SERVICE503_UNAVAILABLE, so callers answer fast instead of hanging.
+ *
+ * An idempotent definition (a read) is asked again when a try has no answer after
+ * `tryTimeoutMs`, or finds no responder: the replica that took it may have died, and
+ * another one answers. Earlier tries still count: the first answer to any of them is
+ * taken. A reply, even a failure the service chose, is never asked again.
  */
 export async function requestRpc<D extends RpcDefinition>(
   nc: NatsConnection,
@@ -125,15 +146,24 @@ export async function requestRpc<D extends RpcDefinition>(
     });
   }
   const payload = JSON.stringify(checked.data);
-  const timer = metricsOf(nc)?.natsRequestSeconds.startTimer({ subject: definition.subject });
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  const policy = definition.idempotent
+    ? { ...IDEMPOTENT_RETRY, patienceMs: options.tryTimeoutMs ?? IDEMPOTENT_RETRY.patienceMs }
+    : SINGLE_TRY;
+  const metrics = metricsOf(nc);
+  const timer = metrics?.natsRequestSeconds.startTimer({ subject: definition.subject });
   const msg = await inSpan(
     `nats request ${definition.subject}`,
     { kind: SpanKind.CLIENT, attributes: { 'messaging.destination.name': subject } },
-    async () => {
+    async (span) => {
       const hdrs = natsTraceHeaders();
-      return nc.request(subject, payload, {
-        timeout: options.timeoutMs ?? 5_000,
-        ...(hdrs ? { headers: hdrs } : {}),
+      const send = (timeout: number) =>
+        nc.request(subject, payload, { timeout, ...(hdrs ? { headers: hdrs } : {}) });
+      return firstAnswer(send, policy, timeoutMs, (reason, tries) => {
+        // Counted, not logged: a failover makes many callers ask again at once.
+        metrics?.natsRequestRetries.inc({ subject: definition.subject, reason });
+        span.addEvent('retry', { reason });
+        span.setAttribute('dzpay.rpc.tries', tries);
       });
     },
   ).catch((error: unknown) => {
@@ -147,6 +177,75 @@ export async function requestRpc<D extends RpcDefinition>(
     throw new AppError(code, message, details ? { details } : {});
   }
   return definition.reply.parse(envelope.value) as ReplyOf<D>;
+}
+
+interface Settled {
+  attempt: Promise<Settled>;
+  msg?: Msg;
+  error?: unknown;
+}
+
+/**
+ * Sends tries until one is answered: another when the newest has had its patience
+ * without an answer, or after a short pause when it found no responder. Every try waits
+ * until the deadline, so the first answer to any of them wins. Throws the last failure
+ * once no try is left waiting and none may be sent.
+ */
+async function firstAnswer(
+  send: (timeoutMs: number) => Promise<Msg>,
+  policy: RetryPolicy,
+  timeoutMs: number,
+  onRetry: (reason: TransportFailure, tries: number) => void,
+): Promise<Msg> {
+  const deadline = Date.now() + timeoutMs;
+  const waiting = new Set<Promise<Settled>>();
+  let tries = 0;
+  const launch = () => {
+    tries++;
+    const attempt: Promise<Settled> = send(Math.max(1, deadline - Date.now())).then(
+      (msg) => ({ attempt, msg }),
+      (error: unknown) => ({ attempt, error }),
+    );
+    waiting.add(attempt);
+  };
+  launch();
+  for (;;) {
+    const patience = new AbortController();
+    const waits: Promise<Settled | 'impatient'>[] = [...waiting];
+    if (mayTryAgain(policy, tries, Date.now(), deadline)) {
+      const ms = patienceMs(policy, Date.now(), deadline);
+      waits.push(
+        sleep(ms, 'impatient' as const, { signal: patience.signal }).catch(
+          () => 'impatient' as const,
+        ),
+      );
+    }
+    const first = await Promise.race(waits);
+    patience.abort();
+    if (first === 'impatient') {
+      onRetry('timeout', tries + 1);
+      launch();
+      continue;
+    }
+    waiting.delete(first.attempt);
+    if (first.msg) return first.msg;
+    const failure = failureOfTry(first.error);
+    const pause = pauseAfterNoResponders(policy, tries);
+    if (failure === 'no-responders' && mayTryAgain(policy, tries, Date.now() + pause, deadline)) {
+      await sleep(pause);
+      onRetry('no-responders', tries + 1);
+      launch();
+      continue;
+    }
+    if (waiting.size === 0) throw first.error;
+  }
+}
+
+/** Why a try got no answer: only these two are worth asking again. */
+function failureOfTry(error: unknown): TransportFailure {
+  if (error instanceof TimeoutError) return 'timeout';
+  if (error instanceof RequestError && error.isNoResponders()) return 'no-responders';
+  return 'connection';
 }
 
 function unavailable(error: unknown, subject: string): AppError {

@@ -89,7 +89,8 @@ describe('request/reply over NATS', () => {
     ).rejects.toThrow();
   });
 
-  it('turns no responder into SERVICE503_UNAVAILABLE at once', async () => {
+  // A read asks again three times, 600 ms of pauses in all, in case a replica subscribes.
+  it('turns no responder into SERVICE503_UNAVAILABLE within the pauses of its tries', async () => {
     const started = Date.now();
     const failure = await requestRpc(client, infra.natsPrefix, Rpc.qrConfigGet, {
       token: 'QR1',

@@ -156,6 +156,8 @@ export function natsRoles(names: DurableNames = {}): Record<NatsUser, NatsRole> 
         'paymentsCancel',
         'paymentsReportDaily',
         'paymentsReconcile',
+        // Status asks it before calling a reference free.
+        'referenceHeld',
         ...MERCHANT_PAYMENT_LINKS,
         'paymentLinkView',
         'paymentLinkPay',
@@ -170,6 +172,8 @@ export function natsRoles(names: DurableNames = {}): Record<NatsUser, NatsRole> 
     status: {
       ...none,
       serves: ['statusReferenceGet'],
+      // Payments' own rows, before a reference is called free (docs/status.md).
+      calls: ['referenceHeld'],
       ensures: ['payments', 'webhooks'],
       consumes: [
         { stream: 'payments', durable: status, recreates: true },

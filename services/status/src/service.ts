@@ -8,6 +8,7 @@ import {
   type StreamSpec,
 } from '@dzpay/platform';
 import { attemptsCache } from './adapters/attempts-cache.ts';
+import { paymentsHeldAttempts } from './adapters/payments-held.ts';
 import { statusRepository } from './adapters/status-repository.ts';
 import { streamConsumer } from './adapters/stream-consumer.ts';
 import { StatusEnv } from './config.ts';
@@ -84,6 +85,7 @@ export async function startStatus(
     nats,
     prefix: config.NATS_PREFIX,
     attempts: cache,
+    heldAttempts: paymentsHeldAttempts(nats, config.NATS_PREFIX),
     logger,
   });
 

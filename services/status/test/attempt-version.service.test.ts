@@ -22,6 +22,7 @@ import { statusRepository } from '../src/adapters/status-repository.ts';
 import { attemptUpdateOf } from '../src/domain/attempt-event.ts';
 import { startStatus } from '../src/service.ts';
 import { attemptEvents, publish } from './payment-events.ts';
+import { servePaymentsRows } from './payments-stand-in.ts';
 
 // The PAYMENTS stream may hold a payment's events out of commit order: the relay
 // publishes by transaction start (services/payments/test/payment-version.service.test.ts
@@ -58,6 +59,8 @@ async function projected(): Promise<void> {
 beforeAll(async () => {
   infra = await isolatedInfra('status-version');
   nats = await connectNats(infra.natsUrl, 'status-version-test');
+  // Payments' rows hold nothing: these attempts exist only as the events published here.
+  await servePaymentsRows(nats, infra.natsPrefix);
   service = await startStatus(infra.env, { handleSignals: false });
   sql = connectPostgres(infra.databaseUrl, 'status', 1);
 });

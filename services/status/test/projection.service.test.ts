@@ -15,6 +15,7 @@ import type { StatusEnv } from '../src/config.ts';
 import { startStatus } from '../src/service.ts';
 import { attemptEvents, fromNow, publish, publishGarbage } from './payment-events.ts';
 import { deliveryEvents, publishDelivery, publishDeliveryGarbage } from './webhook-events.ts';
+import { servePaymentsRows } from './payments-stand-in.ts';
 
 let infra: IsolatedInfra;
 let nats: NatsConnection;
@@ -65,6 +66,8 @@ async function deliveriesProjected(): Promise<void> {
 beforeAll(async () => {
   infra = await isolatedInfra('status-projection');
   nats = await connectNats(infra.natsUrl, 'status-projection-test');
+  // Payments' rows hold nothing: these attempts exist only as the events published here.
+  await servePaymentsRows(nats, infra.natsPrefix);
   service = await start();
 });
 afterAll(async () => {

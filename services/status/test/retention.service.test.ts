@@ -18,6 +18,7 @@ import { streamConsumer } from '../src/adapters/stream-consumer.ts';
 import type { StatusEnv } from '../src/config.ts';
 import { startStatus } from '../src/service.ts';
 import { attemptEvents, publish } from './payment-events.ts';
+import { servePaymentsRows } from './payments-stand-in.ts';
 
 let infra: IsolatedInfra;
 let nats: NatsConnection;
@@ -36,6 +37,8 @@ beforeAll(async () => {
   infra = await isolatedInfra('status-retention');
   nats = await connectNats(infra.natsUrl, 'status-retention-test');
   db = connectPostgres(infra.databaseUrl, 'status', 1);
+  // Payments' rows hold nothing: these attempts exist only as the events published here.
+  await servePaymentsRows(nats, infra.natsPrefix);
   service = await startStatus({ ...infra.env, ...retention }, { handleSignals: false });
 });
 afterAll(async () => {

@@ -9,6 +9,12 @@ import {
 } from '@dzpay/contracts';
 import { readThroughCache } from '@dzpay/platform';
 
+const HELD_STAGES: ReadonlySet<StatusRecord['stage']> = new Set(['locked', 'paid']);
+
+/** Whether the attempt that decided the answer is a row of status's projection. */
+const fromProjection = (reply: StatusReply): boolean =>
+  reply.paymentId !== null && Object.hasOwn(reply.revisions ?? {}, reply.paymentId);
+
 /** Where the status route gets a reference's record: from status over NATS, or memory. */
 export interface StatusLookup {
   statusOf(subject: StatusSubject, ask: () => Promise<StatusReply>): Promise<StatusRecord>;
@@ -24,15 +30,20 @@ export interface StatusLookup {
  * reached, and status says which revisions its answer reflects: an answer older than a
  * change heard here (a status replica that has not heard of it yet answered from its
  * memory) is passed on but never remembered. The lock's end is checked against the
- * clock on every answer (statusAsOf). `not_found` is never remembered: guessed
- * references must not fill memory, and the first event of a reference must not wait on
- * a notification.
+ * clock on every answer (statusAsOf). Only `locked` and `paid` are remembered: a stage
+ * that calls the reference free (`not_found`, `released`, `refunded`) is true only at
+ * the moment status checked it against payments' rows (docs/status.md, "Free only when
+ * payments agrees"), and no notification tells of an attempt opened while the stream
+ * lags; so it is asked again every time. (`not_found` also must not fill memory with
+ * guessed references.) Nor is a held stage status read from payments' rows rather than
+ * its projection (the deciding attempt has no revision): no notification would take it
+ * back when that attempt is paid. A remembered stage may be behind, never free too early.
  */
 export function statusCache(options: { ttlMs: number; maxEntries: number; now?: () => number }) {
   const now = options.now ?? Date.now;
   const cache = readThroughCache<StatusReply>({
     ...options,
-    keep: (reply) => reply.stage !== 'not_found',
+    keep: (reply) => HELD_STAGES.has(reply.stage) && fromProjection(reply),
     revisionsOf: (reply) => reply.revisions ?? {},
   });
   return {

@@ -148,3 +148,20 @@ function lockExpiryOf(record: PaymentRecord): string | null {
   if (!inFlight || !record.locksReference || record.awaitingVerdict) return null;
   return record.expiresAt.toISOString();
 }
+
+const EVENT_OF_STATUS = {
+  pending: 'payment.created',
+  processing: 'payment.processing',
+  success: 'payment.succeeded',
+  failed: 'payment.failed',
+  refunded: 'payment.refunded',
+} as const satisfies Record<PaymentRecord['status'], PaymentEventType>;
+
+/**
+ * The record's current state as the event of that state tells it, dated by its last
+ * change: what `payments.reference.held` answers, so status reads it with the parser of
+ * its stream (and its version orders it against the events it already applied).
+ */
+export function currentStateEvent(id: string, record: PaymentRecord): PaymentEvent {
+  return paymentEvent(id, EVENT_OF_STATUS[record.status], record, record.updatedAt);
+}

@@ -4,6 +4,7 @@ import {
   hasAtMostTwoDecimals,
   Rpc,
   type AttemptStartRequest,
+  type ReferenceHeldRequest,
 } from '@dzpay/contracts';
 import {
   AppError,
@@ -17,7 +18,7 @@ import type { PaymentsRepository, Sale } from '../adapters/payments-repository.t
 import type { ReferenceLocks } from '../adapters/reference-lock.ts';
 import { refusalOf } from '../domain/charge.ts';
 import { isOpen } from '../domain/checkout-status.ts';
-import type { PaymentRecord } from '../domain/payment-record.ts';
+import { currentStateEvent, type PaymentRecord } from '../domain/payment-record.ts';
 import type { ReferenceLockMetrics } from '../adapters/lock-metrics.ts';
 import { openAttempt, type OpenAttemptDeps } from './open-attempt.ts';
 import type { Settler } from './settle.ts';
@@ -144,7 +145,25 @@ export function serveAttemptHandlers(deps: {
     await acquire();
   }
 
+  /**
+   * `payments.reference.held`: the attempt that holds the product or paid it, from the
+   * rows, as its current state's event. Status asks before it calls a reference free,
+   * since the stream may not have carried the attempt's events yet (docs/status.md).
+   * Only reads: a holder whose window closed stays as it is until settlement decides it.
+   */
+  async function held({ merchantId, mode, reference }: ReferenceHeldRequest) {
+    const holder = await repository.saleHolder({
+      merchantId,
+      mode,
+      referenceKind: 'product',
+      reference,
+      epoch: 0,
+    });
+    return { attempts: holder ? [currentStateEvent(randomUUID(), holder)] : [] };
+  }
+
   return Promise.all([
+    serveRpc(deps.nats, deps.prefix, Rpc.referenceHeld, held, logger),
     serveRpc(
       deps.nats,
       deps.prefix,

@@ -11,18 +11,29 @@ import type { Attempt } from '../domain/stage.ts';
 /** A product reference whose attempts changed (the status answer is per reference). */
 export type ChangedReference = StatusSubject;
 
-/** An attempt as the projection holds it, with how many times its row was written. */
+/**
+ * An attempt as the projection holds it, with how many times its row was written
+ * (`revision`; 0 for a state read from payments' rows that no row here reflects yet)
+ * and the payment's version it reflects (null for events written before versions).
+ */
 export interface StoredAttempt extends Attempt {
   revision: number;
+  paymentVersion: number | null;
 }
 
 export type AttemptsSource = (scope: MerchantScope, reference: string) => Promise<StoredAttempt[]>;
 
 export type AttemptsCache = ReturnType<typeof attemptsCache>;
 
-/** The revision of each attempt read: what an answer computed from them reflects. */
+/**
+ * The revision of each attempt read: what an answer computed from them reflects. A state
+ * from payments' rows (revision 0) reflects no row here, so it is left out: an answer
+ * with it is never taken for one that saw a change already notified.
+ */
 export function revisionsOf(attempts: readonly StoredAttempt[]): AttemptRevisions {
-  return Object.fromEntries(attempts.map((attempt) => [attempt.paymentId, attempt.revision]));
+  return Object.fromEntries(
+    attempts.filter((a) => a.revision > 0).map((attempt) => [attempt.paymentId, attempt.revision]),
+  );
 }
 
 /**

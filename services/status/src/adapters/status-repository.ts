@@ -18,6 +18,7 @@ interface AttemptRow {
   created_at: Date;
   updated_at: Date;
   revision: number;
+  payment_version: number | null;
 }
 
 /** A delivery state of a payment's outcome webhook, from the WEBHOOKS stream. */
@@ -60,7 +61,7 @@ export function statusRepository(
       const rows = await sql<AttemptRow[]>`
         select payment_id, status, amount, currency, order_id, paid_at, locks_reference,
                lock_expires_at, lock_has_expiry, webhook_delivery, created_at, updated_at,
-               revision
+               revision, payment_version
         from attempts
         where merchant_id = ${scope.merchantId} and mode = ${scope.mode}
           and reference_kind = 'product' and reference = ${reference}`;
@@ -363,5 +364,6 @@ function toAttempt(row: AttemptRow): StoredAttempt {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     revision: row.revision,
+    paymentVersion: row.payment_version,
   };
 }
