@@ -30,6 +30,8 @@ export interface PathResults {
   setQrConfig: Measured;
   registerPayment: Measured;
   statusQuery: Measured;
+  /** Released references: never remembered, each read checked with payments' rows. */
+  statusQueryFree: Measured;
 }
 
 const perSec = (result: autocannon.Result) => result.requests.average;
@@ -83,6 +85,7 @@ export function reportPaths(
     'set-qr-config': results.setQrConfig,
     'register-payment': results.registerPayment,
     'status-query': results.statusQuery,
+    'status-query-free': results.statusQueryFree,
   };
   const rows = Object.fromEntries(
     Object.entries(measured).map(([title, result]) => [title, summary(result)]),

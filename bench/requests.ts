@@ -80,15 +80,13 @@ export async function checkStatusQuery(
   baseUrl: string,
   key: string,
   reference: string,
+  stage = 'locked',
 ): Promise<void> {
   const response = await fetch(`${baseUrl}${statusPath(reference)}`, {
     headers: { 'x-api-key': key },
   });
   const text = await response.text();
-  if (
-    !response.ok ||
-    (JSON.parse(text) as { data?: { stage?: string } }).data?.stage !== 'locked'
-  ) {
+  if (!response.ok || (JSON.parse(text) as { data?: { stage?: string } }).data?.stage !== stage) {
     throw new Error(`status query answered ${response.status}: ${text}`);
   }
 }

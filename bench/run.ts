@@ -17,10 +17,12 @@ import {
 } from './requests.ts';
 import { settings } from './settings.ts';
 import { benchStack, GATEWAY_ENV, type BenchStack } from './stack.ts';
+import { formatStatusFailover, problemsOf, runStatusFailover } from './status-failover.ts';
 import {
   measureEventLag,
   measurePaymentLag,
   seedLockedReferences,
+  seedReleasedReferences,
   startProductPartner,
   type StatusBenchDeps,
 } from './status.ts';
@@ -32,9 +34,11 @@ import { startBenchPartner } from './webhooks.ts';
 // and Postgres, the status projection's lag, webhook deliveries to a local partner, and
 // the status query and set-qr-config with the gateway's Redis up and then killed, on
 // this machine, in one run. BENCH_ONLY=redis-down runs the last alone; BENCH_ONLY=failover
-// runs the NATS failover scenario, alone. See docs/benchmarks.md.
+// runs the NATS failover scenario, alone; BENCH_ONLY=status-failover the status replicas'
+// and PAYMENTS leader's kills under payers (docs/status-failover.md). See docs/benchmarks.md.
 
 if (settings.only === 'failover') await benchFailover();
+else if (settings.only === 'status-failover') await benchStatusFailover();
 else await benchAll();
 
 /** Ctrl-C mid-run still stops the services and drops the database. */
@@ -102,6 +106,33 @@ async function benchFailover(): Promise<void> {
     process.exitCode = 1;
   } finally {
     await cleanup();
+  }
+}
+
+/**
+ * Status replicas and the PAYMENTS leader killed in turn while payers pay and a sampler
+ * reads status (bench/status-failover.ts): fails on any violation of its oracle or a
+ * status p99 over 2 s within the kill windows.
+ */
+async function benchStatusFailover(): Promise<void> {
+  const kills = settings.statusFailoverKills;
+  try {
+    const result = await runStatusFailover({
+      replicaKills: kills,
+      leaderKills: kills,
+      references: settings.statusFailoverReferences,
+      log: (line) => console.log(line),
+      onCleanup: cleanupOnSignals,
+    });
+    for (const line of formatStatusFailover(result)) console.log(line);
+    const problems = problemsOf(result, { latencyTarget: true });
+    if (problems.length > 0) {
+      console.error(`status-failover FAILS: ${problems.join('; ')}`);
+      process.exitCode = 1;
+    } else console.log('status-failover: no violation, p99 within the target');
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
   }
 }
 
@@ -199,6 +230,16 @@ async function benchAll(): Promise<void> {
         statusQueryOptions(publicBaseUrl, key, references),
         running.cpu,
       );
+      // Released references: each read goes to status, which checks payments' rows
+      // before it calls a reference free (docs/status.md), the price of that rule.
+      const released = references.map((reference) => `${reference}-free`);
+      await seedReleasedReferences(status, released);
+      await checkStatusQuery(publicBaseUrl, key, released[0]!, 'released');
+      const statusQueryFree = await measure(
+        'status-query-free',
+        statusQueryOptions(publicBaseUrl, key, released),
+        running.cpu,
+      );
 
       // Lags are measured with no load from the bench on the stack, one event at a time.
       console.log(`status lag: ${lagSamples} events published one at a time, ${lagGapMs} ms apart`);
@@ -239,7 +280,7 @@ async function benchAll(): Promise<void> {
       const redisDownRows = only === 'paths' ? undefined : await redisDown();
 
       reportPaths(
-        { helloWorld, natsHop, setQrConfig, registerPayment, statusQuery },
+        { helloWorld, natsHop, setQrConfig, registerPayment, statusQuery, statusQueryFree },
         {
           'status-lag': eventLag,
           'status-lag-full-path': paymentLag,

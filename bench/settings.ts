@@ -9,12 +9,12 @@ function positiveInt(name: string, fallback: number): number {
   return value;
 }
 
-const ONLY = ['redis-down', 'payments-list', 'paths', 'failover'] as const;
+const ONLY = ['redis-down', 'payments-list', 'paths', 'failover', 'status-failover'] as const;
 
 /**
- * BENCH_ONLY: one scenario alone (redis-down, payments-list, failover), the paths without
- * redis-down and payments-list (paths), or every scenario but failover when unset
- * (failover starts a NATS cluster of its own).
+ * BENCH_ONLY: one scenario alone (redis-down, payments-list, failover, status-failover),
+ * the paths without redis-down and payments-list (paths), or every scenario but the two
+ * failover ones when unset (each starts a NATS cluster of its own).
  */
 function benchOnly(): (typeof ONLY)[number] | undefined {
   const value = env.BENCH_ONLY;
@@ -58,6 +58,10 @@ export const settings = {
   /** Leader losses per path and per signal in the failover scenario. */
   failoverKills: positiveInt('BENCH_FAILOVER_KILLS', 10),
   failoverSignals: failoverSignals(),
+  /** Status-replica kills, and as many PAYMENTS-leader kills, in the status-failover scenario. */
+  statusFailoverKills: positiveInt('BENCH_STATUS_FAILOVER_KILLS', 10),
+  /** Product references paid at once (one payer each) in the status-failover scenario. */
+  statusFailoverReferences: positiveInt('BENCH_STATUS_FAILOVER_REFERENCES', 30),
   adminPostgresUrl: env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   natsUrl: env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222',
   redisUrl: env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -104,6 +105,41 @@ export async function seedLockedReferences(
     await publish(deps, processingEvent(deps.scope, reference, 3_600_000));
   for (const reference of references) {
     await pollUntil(deps, reference, (record) => record.stage === 'locked', 30_000);
+  }
+}
+
+/**
+ * One declined attempt for each reference, and waits until status answers `released`
+ * for all of them: the references the status-query-free scenario rotates over. Payments
+ * holds no row of these synthetic attempts, so each answer is the full price of a free
+ * stage: the gateway asks status, status asks payments' rows (docs/status.md).
+ */
+export async function seedReleasedReferences(
+  deps: StatusBenchDeps,
+  references: readonly string[],
+): Promise<void> {
+  for (const reference of references) {
+    const paymentId = randomUUID();
+    const createdAt = new Date().toISOString();
+    const attempt = { paymentId, locksReference: true, createdAt };
+    await publish(
+      deps,
+      benchEvent(deps.scope, PaymentEventTypes.processing, reference, {
+        ...attempt,
+        lockExpiresAt: new Date(Date.now() + 900_000).toISOString(),
+      }),
+    );
+    await publish(
+      deps,
+      benchEvent(deps.scope, PaymentEventTypes.failed, reference, {
+        ...attempt,
+        status: 'failed',
+        lockExpiresAt: null,
+      }),
+    );
+  }
+  for (const reference of references) {
+    await pollUntil(deps, reference, (record) => record.stage === 'released', 30_000);
   }
 }
 

@@ -1,53 +1,25 @@
-import { randomBytes } from 'node:crypto';
-import { StatusRecord } from '@dzpay/contracts';
-import { partnerSecretOwner, sealSecret } from '@dzpay/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsRepository } from '@dzpay/accounts';
+import { startPartnerShop, type PartnerShop } from './support/partner-shop.ts';
 import { CARDS, submitCard } from './support/payer.ts';
-import { startPartnerServer, type PartnerServer } from './support/partner-server.ts';
-import { startStack, type Stack } from './support/stack.ts';
+import type { Stack } from './support/stack.ts';
 
 // The gateway and status answer hot references from memory (docs/status.md, "Answering
 // from memory"). Here both remember for ten minutes: only the commit's notification can
 // make a change show, and it must show within the lag, every time.
 
-const SECRETS_KEY = randomBytes(32);
+let world: PartnerShop;
 let stack: Stack;
-let partner: PartnerServer;
-let shop: Awaited<ReturnType<Stack['merchant']>>;
+let shop: PartnerShop['shop'];
+const statusOf = (reference: string) => world.statusOf(reference);
 
 beforeAll(async () => {
-  partner = await startPartnerServer();
-  stack = await startStack(
-    'status-memory',
-    {
-      SECRETS_KEY: SECRETS_KEY.toString('base64'),
-      RATE_LIMIT_PER_MINUTE: '100000',
-      STATUS_RATE_LIMIT_PER_MINUTE: '1000',
-      STATUS_CACHE_TTL_MS: '600000',
-    },
-    { withPayments: true, withStatus: true },
-  );
-  shop = await stack.merchant('Partner remembered', { walletId: 'W-M' });
-  await accountsRepository(stack.gateway.runtime.sql).setPartnerEndpoint(
-    shop.id,
-    'test',
-    partner.url,
-    sealSecret('secret', SECRETS_KEY, partnerSecretOwner(shop.id, 'test')),
-  );
-});
-afterAll(async () => {
-  await stack?.stop();
-  await partner?.close();
-});
-
-async function statusOf(reference: string): Promise<StatusRecord> {
-  const response = await stack.get(`/partner/payments/v1/${encodeURIComponent(reference)}/status`, {
-    'x-api-key': shop.testKey,
+  world = await startPartnerShop('status-memory', {
+    STATUS_RATE_LIMIT_PER_MINUTE: '1000',
+    STATUS_CACHE_TTL_MS: '600000',
   });
-  expect(response.status).toBe(200);
-  return StatusRecord.parse(((await response.json()) as { data: unknown }).data);
-}
+  ({ stack, shop } = world);
+});
+afterAll(() => world?.stop());
 
 /** status.reference.get requests the gateway has sent so far (its /metrics counter). */
 async function asked(): Promise<number> {

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { DiscardPolicy, jetstreamManager } from '@nats-io/jetstream';
-import { StatusRecord } from '@dzpay/contracts';
-import { accountsRepository } from '@dzpay/accounts';
-import { connectNats, partnerSecretOwner, sealSecret, streamName } from '@dzpay/platform';
+import type { StatusRecord } from '@dzpay/contracts';
+import { connectNats, streamName } from '@dzpay/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPartnerShop, type PartnerShop } from './support/partner-shop.ts';
 import { CARDS, submitCard } from './support/payer.ts';
-import { startPartnerServer, type PartnerServer } from './support/partner-server.ts';
-import { startStack, type Stack } from './support/stack.ts';
+import type { Stack } from './support/stack.ts';
 
 /**
  * The status endpoint while the PAYMENTS stream takes nothing (its leader lost, as in a
@@ -17,44 +16,18 @@ import { startStack, type Stack } from './support/stack.ts';
  * messages it holds (discard new): the relay's publishes fail until the cap is lifted.
  */
 
-const SECRETS_KEY = randomBytes(32);
+let world: PartnerShop;
 let stack: Stack;
-let partner: PartnerServer;
-let shop: Awaited<ReturnType<Stack['merchant']>>;
+let shop: PartnerShop['shop'];
+const statusOf = (reference: string) => world.statusOf(reference);
 
 beforeAll(async () => {
-  partner = await startPartnerServer();
-  stack = await startStack(
-    'status-stream-lag',
-    {
-      SECRETS_KEY: SECRETS_KEY.toString('base64'),
-      RATE_LIMIT_PER_MINUTE: '100000',
-      STATUS_RATE_LIMIT_PER_MINUTE: '100000',
-    },
-    { withPayments: true, withStatus: true },
-  );
-  shop = await stack.merchant('Partner in a failover', { walletId: 'W-F' });
-  await accountsRepository(stack.gateway.runtime.sql).setPartnerEndpoint(
-    shop.id,
-    'test',
-    partner.url,
-    sealSecret('secret', SECRETS_KEY, partnerSecretOwner(shop.id, 'test')),
-  );
+  world = await startPartnerShop('status-stream-lag', { STATUS_RATE_LIMIT_PER_MINUTE: '100000' });
+  ({ stack, shop } = world);
 });
-afterAll(async () => {
-  await stack?.stop();
-  await partner?.close();
-});
+afterAll(() => world?.stop());
 
 const poll = { timeout: 15_000, interval: 100 };
-
-async function statusOf(reference: string): Promise<StatusRecord> {
-  const response = await stack.get(`/partner/payments/v1/${encodeURIComponent(reference)}/status`, {
-    'x-api-key': shop.testKey,
-  });
-  expect(response.status).toBe(200);
-  return StatusRecord.parse(((await response.json()) as { data: unknown }).data);
-}
 
 /** A payer opens the reference's page: the attempt is committed once this answers. */
 async function open(reference: string): Promise<string> {

@@ -93,7 +93,6 @@ export {
 export {
   AttemptRevisions,
   ReferenceHeldReply,
-  ReferenceHeldRequest,
   Stage,
   STATUS_CHANGED_CHANNEL,
   statusAsOf,

@@ -139,10 +139,6 @@ export function statusAsOf(record: StatusRecord, now: Date): StatusRecord {
     : record;
 }
 
-/** Asks payments which attempts hold a product reference, from its own rows. */
-export const ReferenceHeldRequest = StatusReferenceRequest;
-export type ReferenceHeldRequest = z.infer<typeof ReferenceHeldRequest>;
-
 /**
  * `payments.reference.held`: every attempt of the product reference that is in flight
  * (it may still succeed) or succeeded, each as the event of its current state would

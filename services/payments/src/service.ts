@@ -108,8 +108,7 @@ export async function startPayments(
       prefix,
       secretsKey: secretsKey(config.SECRETS_KEY),
       freshMs: 0,
-      onStale: (err, ageMs) =>
-        logger.warn({ err, ageMs }, 'partner directory unreadable; using its last good entry'),
+      logger,
     }),
     client: partnerClient,
     logger,

@@ -74,11 +74,7 @@ export async function startWebhookDispatcher(
     nats,
     prefix,
     secretsKey: secretsKey(config.SECRETS_KEY),
-    onStale: (err, ageMs) =>
-      logger.warn(
-        { err, ageMs },
-        'partner directory unreadable; delivering with its last good entry',
-      ),
+    logger,
   });
   const events = eventsRepository(sql);
   const clock = () => new Date();

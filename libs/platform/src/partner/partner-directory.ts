@@ -6,8 +6,10 @@ import {
   partnerDirectoryKey,
   type Mode,
 } from '@dzpay/contracts';
+import type { Logger } from '../logger.ts';
 import type { NatsConnection } from '../nats.ts';
 import { streamName } from '../nats.ts';
+import { outageLog } from '../nats-weather.ts';
 import { openSecret, partnerSecretOwner, signingSecretOwner } from '../sealed-secret.ts';
 
 /** The KV bucket of the partner directory of a deployment (`<prefix>_PARTNERS`). */
@@ -74,8 +76,21 @@ export function partnerDirectory(deps: {
   staleForMs?: number;
   /** Told each time a last good entry stands in for an unreadable directory. */
   onStale?: (error: unknown, ageMs: number) => void;
+  /**
+   * Warned once when last good entries start standing in (the bucket's leader lost),
+   * and once when the directory reads again, with how long and how often: a failover
+   * makes every lookup stand in, and one line per lookup would bury the rest.
+   */
+  logger?: Logger;
 }) {
   const clock = deps.clock ?? (() => new Date());
+  const outage =
+    deps.logger &&
+    outageLog(deps.logger, {
+      waits: 'partner directory unreadable; its last good entries stand in',
+      back: 'partner directory readable again',
+      failed: 'partner directory unreadable; its last good entries stand in',
+    });
   const name = partnerBucketName(deps.prefix);
   const freshMs = deps.freshMs ?? FRESH_MS;
   const staleForMs = deps.staleForMs ?? STALE_FOR_MS;
@@ -132,11 +147,13 @@ export function partnerDirectory(deps: {
     try {
       const endpoint = await read(merchantId, mode);
       lastGood.set(key, { readAt: now, endpoint });
+      outage?.cleared();
       return endpoint;
     } catch (error) {
       const known = lastGood.get(key);
       if (known === undefined || clock().getTime() - known.readAt > staleForMs) throw error;
       deps.onStale?.(error, clock().getTime() - known.readAt);
+      outage?.failed(error);
       return known.endpoint;
     }
   }

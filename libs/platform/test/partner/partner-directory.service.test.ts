@@ -3,6 +3,7 @@ import { Kvm } from '@nats-io/kv';
 import { partnerDirectoryKey, type Mode, type PartnerDirectoryEntry } from '@dzpay/contracts';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.ts';
 import { connectNats, type NatsConnection } from '../../src/nats.ts';
 import { partnerBucketName, partnerDirectory } from '../../src/partner/partner-directory.ts';
 import { partnerSecretOwner, sealSecret, signingSecretOwner } from '../../src/sealed-secret.ts';
@@ -110,6 +111,7 @@ describe('the partner directory', () => {
     const reader = await connectNats(infra.natsUrl, 'directory-reader');
     let now = Date.parse('2026-11-23T10:00:00Z');
     const stale: number[] = [];
+    const warned: string[] = [];
     const directory = partnerDirectory({
       nats: reader,
       prefix: infra.natsPrefix,
@@ -117,6 +119,9 @@ describe('the partner directory', () => {
       clock: () => new Date(now),
       staleForMs: 60_000,
       onStale: (_error, ageMs) => stale.push(ageMs),
+      logger: createLogger('directory-test', 'info', {
+        write: (line: string) => void warned.push((JSON.parse(line) as { msg: string }).msg),
+      }),
     });
 
     const first = await directory.lookup(merchantId, 'test');
@@ -126,9 +131,13 @@ describe('the partner directory', () => {
     now += 30_000;
     expect(await directory.lookup(merchantId, 'test')).toEqual(first);
     expect(stale).toEqual([30_000]);
+    // A failover makes every lookup stand in: the log says so once, not each time.
+    now += 1;
+    expect(await directory.lookup(merchantId, 'test')).toEqual(first);
+    expect(warned).toEqual(['partner directory unreadable; its last good entries stand in']);
 
     // Past the bound the failure stands: the endpoint may have moved meanwhile.
-    now += 31_000;
+    now += 30_999;
     await expect(directory.lookup(merchantId, 'test')).rejects.toThrow();
     // A partner never read before has nothing to stand in with.
     await expect(directory.lookup(randomUUID(), 'test')).rejects.toThrow();

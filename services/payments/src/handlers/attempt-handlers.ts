@@ -4,7 +4,7 @@ import {
   hasAtMostTwoDecimals,
   Rpc,
   type AttemptStartRequest,
-  type ReferenceHeldRequest,
+  type StatusSubject,
 } from '@dzpay/contracts';
 import {
   AppError,
@@ -151,7 +151,7 @@ export function serveAttemptHandlers(deps: {
    * since the stream may not have carried the attempt's events yet (docs/status.md).
    * Only reads: a holder whose window closed stays as it is until settlement decides it.
    */
-  async function held({ merchantId, mode, reference }: ReferenceHeldRequest) {
+  async function held({ merchantId, mode, reference }: StatusSubject) {
     const holder = await repository.saleHolder({
       merchantId,
       mode,
