@@ -111,10 +111,11 @@ export async function startCampaignInfra(
       const natsAddresses = await Promise.all(cluster.hosts.map((h) => lab.alias(h, id)));
       const pgAddresses = await Promise.all(pair.hosts.map((h) => lab.alias(h, id)));
       clients.set(id, { nats: natsAddresses, postgres: pgAddresses });
-      let next = 0;
+      // Each Postgres host's alias by the host itself, whatever order the URL asks in.
+      const aliasOf = new Map(pair.hosts.map((host, i) => [host, pgAddresses[i]!]));
       return {
         NATS_URL: natsAddresses.map((address) => `nats://${address}:4222`).join(','),
-        DATABASE_URL: pair.url(database, () => pgAddresses[next++]!),
+        DATABASE_URL: pair.url(database, (host) => aliasOf.get(host)!),
       };
     },
     ...(lab

@@ -40,8 +40,10 @@ export function outageLog(
   let attempts = 0;
   return {
     failed: (err: unknown): void => {
-      const reason =
-        natsUnavailableReason(err) ?? (isDatabaseUnavailable(err) ? 'the database is away' : null);
+      // The database first: its "connection refused" would read as a NATS reason.
+      const reason = isDatabaseUnavailable(err)
+        ? 'the database is away'
+        : natsUnavailableReason(err);
       if (reason === null) {
         logger.error({ err }, messages.failed);
         return;
