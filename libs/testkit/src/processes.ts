@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { SpawnedProcess } from './child-process.ts';
 import { startNode } from './node-process.ts';
@@ -15,14 +17,53 @@ export {
 } from './node-process.ts';
 export { ADMIN_CLI_ENTRY, runAdminCli } from './admin-cli.ts';
 
-/** A port nobody listens on right now. */
+/**
+ * A port nobody listens on right now, from below the kernel's ephemeral range. A port the
+ * kernel hands out (listen(0), or the local end of any outgoing connection: every test's
+ * Postgres, NATS and Redis clients) is never one of these, so the only race left between
+ * this answer and the caller's listen is another harness's pick: random over ~17 000
+ * ports, and never the same port twice in one process.
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no port');
-  return address.port;
+  const [low, high] = pickableRange();
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = low + randomInt(high - low + 1);
+    if (handedOut.has(port) || !(await canListen(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port between ${low} and ${high}`);
+}
+
+const handedOut = new Set<number>();
+
+/** From 15000 up to the ephemeral range's start (Linux's ip_local_port_range). */
+function pickableRange(): [number, number] {
+  const ephemeralStart = ephemeralRangeStart();
+  return [PICKABLE_LOW, Math.max(PICKABLE_LOW + 1000, ephemeralStart - 1)];
+}
+
+/** Above Postgres, Redis, NATS and the usual development ports. */
+const PICKABLE_LOW = 15_000;
+
+function ephemeralRangeStart(): number {
+  try {
+    const [start] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    return start && start > PICKABLE_LOW + 1000 ? start : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 /** A service's own process, with the ops port its /readyz answers on. */
