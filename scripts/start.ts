@@ -7,7 +7,8 @@
 // that saves each email's HTML under .dzpay-mail/). NATS is a server of its own on
 // NATS_PORT (4223), secured as production's is: each service logs in as its own user,
 // limited to its role's subjects (docs/nats-security.md); its store and users are kept
-// under .dzpay-nats/. Ctrl-C stops the services gracefully, the gateway first, then NATS.
+// under .dzpay-nats/, with the SECRETS_KEY that a run given none makes once and keeps.
+// Ctrl-C stops the services gracefully, the gateway first, then NATS.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -85,9 +86,9 @@ interface Demo {
 const links = {
   gatewayUrl: process.env.PUBLIC_BASE_URL ?? `http://localhost:${HTTP_PORT}`,
   sandboxUrl: process.env.CARDNET_TEST_URL ?? `http://127.0.0.1:${SANDBOX_PORT}`,
-  // Seals partner secrets at rest; a fresh key each run unless one is given (the demo
-  // seeds no partner endpoint, so nothing sealed under an old key is lost).
-  secretsKey: process.env.SECRETS_KEY ?? randomBytes(32).toString('base64'),
+  // Seals partner secrets and kept idempotent answers at rest: the one given, else this
+  // machine's own, kept under NATS_DIR so that what the CLI sealed opens after a restart.
+  secretsKey: process.env.SECRETS_KEY ?? (await localSecretsKey()),
   smtp: { host: process.env.SMTP_HOST ?? '127.0.0.1', port: Number(SMTP_PORT) },
 };
 /** What every process gets on top of this shell's environment: the ports chosen above. */
@@ -291,7 +292,14 @@ async function securedNats(): Promise<{ nats: LocalNatsServer; users: LocalNatsU
     probe: users.admin,
     ownProcessGroup: true,
   });
-  const cliEnv = { NATS_URL: nats.url, NATS_PREFIX, ...users.envOf('cli') };
+  // All the admin CLI needs, so `env $(cat cli.env) pnpm dzpay …` seals under this run's key.
+  const cliEnv = {
+    NATS_URL: nats.url,
+    NATS_PREFIX,
+    ...users.envOf('cli'),
+    DATABASE_URL,
+    SECRETS_KEY: links.secretsKey,
+  };
   await writeFile(
     join(NATS_DIR, 'cli.env'),
     Object.entries(cliEnv)
@@ -300,6 +308,16 @@ async function securedNats(): Promise<{ nats: LocalNatsServer; users: LocalNatsU
     { mode: 0o600 },
   );
   return { nats, users };
+}
+
+/** SECRETS_KEY for runs that set none: made once (32 random bytes), then read again. */
+async function localSecretsKey(): Promise<string> {
+  await privateDir(NATS_DIR);
+  const file = join(NATS_DIR, 'secrets.key');
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const key = randomBytes(32).toString('base64');
+  await writeFile(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }
 
 /**

@@ -1,14 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
 import { SANDBOX, SERVICES } from '@dzpay/stack';
-import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const START = fileURLToPath(new URL('../scripts/start.ts', import.meta.url));
+import { launchPnpmStart } from './support/pnpm-start.ts';
 
 let infra: IsolatedInfra;
 let dir: string;
@@ -24,54 +21,23 @@ afterAll(async () => {
 
 describe('pnpm start', () => {
   it('runs every service, then stops them all and exits on the first Ctrl-C', async () => {
-    const ports = await Promise.all(Array.from({ length: 13 }, () => freePort()));
-    const [http, gatewayHttp, dashboardHttp, sandbox, smtp, natsPort, ...ops] = ports.map(String);
-    const natsDir = join(dir, 'nats');
-    // Its own process group, as a terminal makes it: Ctrl-C reaches every process in it.
-    const child = spawn(process.execPath, [START], {
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        ...infra.env,
-        LOG_LEVEL: 'warn',
-        HTTP_PORT: http,
-        GATEWAY_HTTP_PORT: gatewayHttp,
-        DASHBOARD_HTTP_PORT: dashboardHttp,
-        SANDBOX_PORT: sandbox,
-        SMTP_PORT: smtp,
-        GATEWAY_OPS_PORT: ops[0],
-        QR_CONFIG_OPS_PORT: ops[1],
-        PAYMENTS_OPS_PORT: ops[2],
-        STATUS_OPS_PORT: ops[3],
-        WEBHOOK_DISPATCHER_OPS_PORT: ops[4],
-        RECEIPTS_OPS_PORT: ops[5],
-        DASHBOARD_OPS_PORT: ops[6],
-        DEMO_FILE: join(dir, 'demo.json'),
-        // Its own secured NATS, here on a free port with its files in the test's folder.
-        NATS_PORT: natsPort,
-        NATS_DIR: natsDir,
-      },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
-      child.once('exit', (code) => resolve({ code, at: Date.now() })),
-    );
+    const start = await launchPnpmStart(infra, dir);
+    const { http, sandbox, ops } = start.ports;
+    const natsPort = start.ports.nats;
+    const natsDir = start.natsDir;
     try {
-      await expect.poll(() => output, { timeout: 60_000, interval: 200 }).toContain('Press Ctrl-C');
-      expect(output).toContain('demo test key');
+      await start.ready();
+      expect(start.output()).toContain('demo test key');
       // One public port, as the Ingress gives one: the gateway's API and the dashboard's
       // pages; each says it is ready on its ops port.
       const docs = await fetch(`http://127.0.0.1:${http}/docs/json`).catch(() => null);
-      expect(docs?.status, output).toBe(200);
+      expect(docs?.status, start.output()).toBe(200);
       const signIn = await fetch(`http://127.0.0.1:${http}/dashboard/login`).catch(() => null);
-      expect(signIn?.status, output).toBe(200);
+      expect(signIn?.status, start.output()).toBe(200);
       expect(await signIn?.text()).toContain('_csrf');
-      expect((await fetch(`http://127.0.0.1:${ops[6]}/readyz`)).status, output).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${ops[6]}/readyz`)).status, start.output()).toBe(200);
       const ready = await fetch(`http://127.0.0.1:${ops[0]}/readyz`).catch(() => null);
-      expect(ready?.status, output).toBe(200);
+      expect(ready?.status, start.output()).toBe(200);
       // The services (and the CLI that seeded the demo) logged in to a NATS that refuses
       // anyone without a user; the passwords are readable by their owner only.
       const natsUrl = `nats://127.0.0.1:${natsPort}`;
@@ -88,29 +54,36 @@ describe('pnpm start', () => {
       const users = JSON.parse(await readFile(join(natsDir, 'users.json'), 'utf8')) as object;
       expect(Object.keys(users).sort()).toEqual([...SERVICES, 'admin', 'cli'].sort());
       expect((await stat(join(natsDir, 'users.json'))).mode & 0o077).toBe(0);
-      expect(await readFile(join(natsDir, 'cli.env'), 'utf8')).toContain(`NATS_URL=${natsUrl}`);
+      const cliEnv = await readFile(join(natsDir, 'cli.env'), 'utf8');
+      expect(cliEnv).toContain(`NATS_URL=${natsUrl}`);
+      // The admin CLI seals with the services' key (no SECRETS_KEY was given: the one made
+      // once and kept, owner-only, for the next start).
+      const secretsKey = (await readFile(join(natsDir, 'secrets.key'), 'utf8')).trim();
+      expect(Buffer.from(secretsKey, 'base64')).toHaveLength(32);
+      expect(cliEnv).toContain(`SECRETS_KEY=${secretsKey}\n`);
+      expect((await stat(join(natsDir, 'secrets.key'))).mode & 0o077).toBe(0);
 
       const sentAt = Date.now();
-      process.kill(-child.pid!, 'SIGINT');
+      start.interrupt();
       const { code, at } = await Promise.race([
-        exited,
+        start.exited,
         new Promise<never>((_, reject) =>
           setTimeout(
-            () => reject(new Error(`still running 30 s after Ctrl-C:\n${output}`)),
+            () => reject(new Error(`still running 30 s after Ctrl-C:\n${start.output()}`)),
             30_000,
           ),
         ),
       ]);
-      expect(code, output).toBe(0);
+      expect(code, start.output()).toBe(0);
       expect(at - sentAt).toBeLessThan(30_000);
-      for (const service of [SANDBOX, ...SERVICES]) expect(output).toContain(`${service} exited`);
+      for (const service of [SANDBOX, ...SERVICES])
+        expect(start.output()).toContain(`${service} exited`);
       // Its NATS went with it (after the services had drained through it).
       await expect(
         connect({ servers: `nats://127.0.0.1:${natsPort}`, reconnect: false, timeout: 1_000 }),
       ).rejects.toThrow();
     } finally {
-      if (child.exitCode === null && child.signalCode === null)
-        process.kill(-child.pid!, 'SIGKILL');
+      start.kill();
     }
   }, 120_000);
 });

@@ -1,0 +1,225 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CARDS, payByHttp } from './support/payer.ts';
+import { launchPnpmStart, type PnpmStart } from './support/pnpm-start.ts';
+import { blockWith, readmeBlocks, substitute } from './support/readme-blocks.ts';
+import { startShellServer, type ShellServer } from './support/shell-server.ts';
+
+// A new PHP merchant and a new Python partner, each doing only what their SDK's README
+// says, against `pnpm start`. The README's own blocks are what runs: files are written
+// and commands pasted as the reader copies them, with only the ports (a test cannot take
+// 8080) and the secrets the README tells the reader to paste replaced. A README step
+// that changes, disappears or no longer works fails here.
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const PHP_README = new URL('../sdks/php/README.md', import.meta.url);
+const PYTHON_README = new URL('../sdks/python/README.md', import.meta.url);
+const shell = promisify(execFile);
+/** What the reader's terminal runs a pasted line with; its stdout. */
+const paste = async (command: string, cwd: string, env: NodeJS.ProcessEnv = process.env) =>
+  (await shell('bash', ['-c', command], { cwd, env, timeout: 60_000 })).stdout;
+
+/** A dzpay of one's own: `pnpm start` on a fresh database, stopped after the describe. */
+function ownDzpay(label: string) {
+  const own = {} as {
+    infra: IsolatedInfra;
+    dir: string;
+    start: PnpmStart;
+    demo: { merchantId: string; key: string };
+    /** Where the README says dzpay is (http://localhost:8080), on this run's port. */
+    gateway: string;
+  };
+  beforeAll(async () => {
+    own.infra = await isolatedInfra(label);
+    own.dir = await mkdtemp(join(tmpdir(), `dzpay-${label}-`));
+    own.start = await launchPnpmStart(own.infra, own.dir);
+    await own.start.ready();
+    own.demo = await own.start.demo();
+    own.gateway = `http://localhost:${own.start.ports.http}`;
+  }, 90_000);
+  afterAll(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.stop()));
+    if (own.start) {
+      own.start.interrupt();
+      await Promise.race([own.start.exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+      own.start.kill();
+    }
+    await own.infra?.cleanup();
+    if (own.dir) await rm(own.dir, { recursive: true, force: true });
+  }, 60_000);
+  return own;
+}
+
+const servers: ShellServer[] = [];
+
+async function serve(command: string, cwd: string, port: number, env = process.env) {
+  const server = await startShellServer(command, { cwd, env, port });
+  servers.push(server);
+  return server;
+}
+
+async function eventually<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`not within 30 s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('a new PHP merchant, following sdks/php/README.md on pnpm start', () => {
+  const dzpay = ownDzpay('php-quickstart');
+  it('registers a checkout, is paid through the sandbox and verifies the webhook', async () => {
+    const blocks = await readmeBlocks(PHP_README);
+    const shop = join(dzpay.dir, 'shop');
+    await mkdir(join(shop, 'vendor'), { recursive: true });
+    // What `composer require dzpay/dzpay-php` leaves behind: an autoloader for the SDK.
+    await writeFile(
+      join(shop, 'vendor', 'autoload.php'),
+      `<?php require ${JSON.stringify(join(REPO, 'sdks/php/autoload.php'))};\n`,
+    );
+    const [shopPort, hookPort] = [await freePort(), await freePort()];
+    const local = (code: string, ...more: [string, string][]) =>
+      substitute(code, [['http://localhost:8080', dzpay.gateway], ...more]);
+
+    // 1. Make a payment and send the payer to it.
+    const payPhp = local(blockWith(blocks, 'php', '<?php // pay.php'));
+    await writeFile(join(shop, 'pay.php'), payPhp);
+    const servePay = substitute(blockWith(blocks, 'sh', 'php -S localhost:8000 pay.php'), [
+      ['pk_test_…', dzpay.demo.key],
+      ['8000', String(shopPort)],
+    ]);
+    await serve(servePay, shop, shopPort);
+    const payer = async (order: string) => {
+      const button = await fetch(`http://localhost:${shopPort}/`, { redirect: 'manual' });
+      expect(button.status).toBe(303);
+      const checkoutUrl = button.headers.get('location')!;
+      expect(checkoutUrl.startsWith(`${dzpay.gateway}/checkout/`), checkoutUrl).toBe(true);
+      const paid = await payByHttp(checkoutUrl, CARDS.approved);
+      expect(paid.finalUrl).toBe(`https://shop.example/merci?reference=${order}`);
+    };
+    await payer('ORDER-1042');
+
+    // 2. The webhook: settings once (the signing secret printed), then the endpoint.
+    const setup = local(blockWith(blocks, 'php', '<?php // webhook-setup.php'), [
+      'http://localhost:8001',
+      `http://localhost:${hookPort}`,
+    ]);
+    await writeFile(join(shop, 'webhook-setup.php'), setup);
+    const runSetup = substitute(blockWith(blocks, 'sh', 'php webhook-setup.php'), [
+      ['pk_test_…', dzpay.demo.key],
+    ]);
+    const signingSecret = (await paste(runSetup, shop)).trim();
+    expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await writeFile(join(shop, 'webhook.php'), blockWith(blocks, 'php', '<?php // webhook.php'));
+    const serveHook = substitute(blockWith(blocks, 'sh', 'php -S localhost:8001 webhook.php'), [
+      ['whsec_…', signingSecret],
+      ['8001', String(hookPort)],
+    ]);
+    await serve(serveHook, shop, hookPort);
+
+    // "Pay another order (a new $order in pay.php): paid.log gains its line."
+    await writeFile(join(shop, 'pay.php'), substitute(payPhp, [['ORDER-1042', 'ORDER-1043']]));
+    await payer('ORDER-1043');
+    const paidLog = join(shop, 'paid.log');
+    const paymentId = await eventually(async () => {
+      const log = await readFile(paidLog, 'utf8').catch(() => '');
+      return /^ORDER-1043 (\S+)$/m.exec(log)?.[1];
+    }, 'paid.log names ORDER-1043');
+    // A copy with a forged signature is refused and marks nothing.
+    const forged = await fetch(`http://localhost:${hookPort}/webhooks/platform`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-timestamp': String(Math.floor(Date.now() / 1000)),
+        'x-signature': '0'.repeat(64),
+      },
+      body: JSON.stringify({ type: 'payment.success', data: { reference: 'ORDER-1044' } }),
+    });
+    expect(forged.status).toBe(401);
+    expect(await readFile(paidLog, 'utf8')).not.toContain('ORDER-1044');
+
+    // 3. Afterwards: the README's read, with the client of step 1.
+    const client = payPhp.slice(0, payPhp.indexOf(';', payPhp.indexOf('$dzpay = new')) + 1);
+    const read = blockWith(blocks, 'php', '$dzpay->getPayment(').split('\n')[0]!.split(';')[0]!;
+    await writeFile(
+      join(shop, 'read.php'),
+      `${client}\necho json_encode(${read.replace("$payment['id']", `'${paymentId}'`)});\n`,
+    );
+    const payment = JSON.parse(
+      await paste(`DZPAY_API_KEY=${dzpay.demo.key} php read.php`, shop),
+    ) as Record<string, unknown>;
+    expect(payment).toMatchObject({
+      id: paymentId,
+      reference: 'ORDER-1043',
+      amount: 250000,
+      status: 'success',
+    });
+  }, 120_000);
+});
+
+describe('a new Python partner, following sdks/python/README.md on pnpm start', () => {
+  const dzpay = ownDzpay('python-quickstart');
+  it('connects its endpoint, sells BOOK-42 through the sandbox and verifies the webhook', async () => {
+    const blocks = await readmeBlocks(PYTHON_README);
+    const partnerPort = await freePort();
+    // Install: "or, in the clone, without installing" (nothing here reaches a Python index).
+    const env = { ...process.env, PYTHONPATH: join(REPO, 'sdks/python/src') };
+
+    // 3. Connect the example (the admin CLI prints the signing secret) and run it.
+    const connect = substitute(blockWith(blocks, 'sh', 'pnpm dzpay merchant partner'), [
+      ['.dzpay-nats/', `${dzpay.start.natsDir}/`],
+      ['./.dzpay-demo.json', dzpay.start.demoFile],
+      ['8000', String(partnerPort)],
+    ]);
+    const connected = await paste(connect, REPO, env);
+    const signingSecret = /signing secret \(shown this once\): (whsec_\S+)/.exec(connected)?.[1];
+    expect(signingSecret, connected).toBeDefined();
+    const runShop = substitute(blockWith(blocks, 'sh', 'examples/partner_server.py'), [
+      ['whsec_...', signingSecret!],
+    ]);
+    // PORT: the example's own variable (documented in it); the README's API_URL is 8000.
+    const bookshop = await serve(runShop, REPO, partnerPort, { ...env, PORT: String(partnerPort) });
+
+    const page = `${dzpay.gateway}/pay/${dzpay.demo.merchantId}/BOOK-42?mode=test`;
+    const shown = await fetch(page);
+    expect(shown.status).toBe(200);
+    expect(await shown.text()).toContain('Nedjma');
+    const started = await fetch(page, { method: 'POST', redirect: 'manual' });
+    expect(started.status).toBe(303);
+    const checkoutUrl = new URL(started.headers.get('location')!, dzpay.gateway).href.split(
+      '?',
+    )[0]!;
+    await payByHttp(checkoutUrl, CARDS.approved);
+    await eventually(
+      () =>
+        Promise.resolve(
+          /dzpay event \S+: payment\.success BOOK-42/.test(bookshop.output()) ? true : undefined,
+        ),
+      `the bookshop prints the verified payment.success:\n${bookshop.output()}`,
+    );
+    // "From then on answers ALREADY_PAID for BOOK-42: a second payer is told it is sold."
+    const second = await fetch(page, { method: 'POST', redirect: 'manual' });
+    expect(second.status).toBe(409);
+
+    // 4. The reference's status, with the client of the merchant quickstart's step 1.
+    const client = substitute(blockWith(blocks, 'python', 'api_key="pk_test_..."'), [
+      ['pk_test_...', dzpay.demo.key],
+      ['http://localhost:8080', dzpay.gateway],
+    ]);
+    const check = blockWith(blocks, 'python', 'client.reference_status("BOOK-42")');
+    const yours = ['mark_sold', 'keep_reserved', 'release']
+      .map((name) => `def ${name}(reference): print("${name}", reference)`)
+      .join('\n');
+    const script = join(dzpay.dir, 'status.py');
+    await writeFile(script, `${client}\n${yours}\n${check}`);
+    expect((await paste(`python3 ${script}`, REPO, env)).trim()).toBe('mark_sold BOOK-42');
+  }, 120_000);
+});
