@@ -68,14 +68,14 @@ if ! command -v setpriv >/dev/null 2>&1; then
   say "installing util-linux from Debian"
   apt_install util-linux
 fi
-# The PHP and Python SDKs (sdks/) are tested with Debian's PHP, PHPUnit and pytest.
+# The PHP and Python SDKs (sdks/) are tested with Debian's PHP, PHPUnit, pytest and mypy.
 if ! command -v phpunit >/dev/null 2>&1 || ! php -m 2>/dev/null | grep -qx curl; then
   say "installing PHP (with curl) and PHPUnit from Debian for the PHP SDK"
   apt_install php-cli php-curl phpunit
 fi
-if ! /usr/bin/python3 -c 'import pytest' >/dev/null 2>&1; then
-  say "installing pytest from Debian for the Python SDK"
-  apt_install python3-pytest
+if ! /usr/bin/python3 -c 'import pytest, mypy' >/dev/null 2>&1; then
+  say "installing pytest and mypy from Debian for the Python SDK"
+  apt_install python3-pytest python3-mypy
 fi
 mkdir -p /var/lib/redis /var/log/redis /var/lib/nats-server
 

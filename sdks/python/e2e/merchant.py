@@ -26,9 +26,14 @@ def register(client: dzpay.DzpayClient, order: str) -> Dict[str, Any]:
         metadata={"cart": 7},
     )
     first = client.register_payment(**payment, idempotency_key=order)
+    first_replayed = client.last_response.replayed if client.last_response else None
     # A retry after a timeout: the same key and body answer the first payment again.
     again = client.register_payment(**payment, idempotency_key=order)
-    return {"first": first, "again": again}
+    again_replayed = client.last_response.replayed if client.last_response else None
+    return {
+        "first": {**first, "replayed": first_replayed},
+        "again": {**again, "replayed": again_replayed},
+    }
 
 
 def settle(client: dzpay.DzpayClient, payment_id: str, amount: int) -> Dict[str, Any]:

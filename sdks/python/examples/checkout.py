@@ -24,7 +24,7 @@ import threading
 import urllib.parse
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Dict, Optional
+from typing import Dict, Optional, Set
 
 import dzpay
 from dzpay.types import WebhookEvent
@@ -38,7 +38,7 @@ class Orders:
     def __init__(self) -> None:
         self.payment_ids: Dict[str, str] = {}
         self.paid: Dict[str, bool] = {}
-        self.seen_events: set = set()
+        self.seen_events: Set[str] = set()
         self.lock = threading.Lock()
 
     def on_event(self, event: WebhookEvent) -> None:

@@ -20,7 +20,7 @@ import os
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Dict, Optional, Set
+from typing import Any, Dict, List, Optional, Set
 
 import dzpay
 from dzpay.types import WebhookEvent
@@ -68,7 +68,7 @@ def make_handler(
     shop: Bookshop,
     *,
     api_secret: str,
-    signing_secrets: list,
+    signing_secrets: List[str],
     prefix: str = "/dzpay",
 ) -> type:
     prefix = prefix.rstrip("/")

@@ -83,6 +83,19 @@ def test_register_payment_sends_the_spec_request_and_returns_data(fake: FakeDzpa
     }
 
 
+def test_last_response_says_when_a_registration_was_replayed(fake: FakeDzpay, client: dzpay.DzpayClient) -> None:
+    assert client.last_response is None
+    fake.ok(REGISTERED, status=201)
+    fake.ok(REGISTERED, status=201, headers={"Idempotent-Replayed": "true", "X-RateLimit-Remaining": "58"})
+    client.register_payment(amount=250000, reference="ORDER-1001", idempotency_key="order-1001")
+    first = client.last_response
+    assert first is not None and first.status == 201 and not first.replayed
+    client.register_payment(amount=250000, reference="ORDER-1001", idempotency_key="order-1001")
+    again = client.last_response
+    assert again is not None and again.replayed
+    assert again.headers["x-ratelimit-remaining"] == "58"
+
+
 def test_register_payment_leaves_unset_fields_out_and_makes_an_idempotency_key(
     fake: FakeDzpay, client: dzpay.DzpayClient
 ) -> None:

@@ -12,7 +12,7 @@ Standard library only, Python 3.10 or later.
 """
 
 from ._version import __version__
-from .client import CsvExport, DzpayClient, Image
+from .client import CsvExport, DzpayClient, Image, LastResponse
 from .errors import (
     APIConnectionError,
     AuthenticationError,
@@ -59,6 +59,7 @@ __all__ = [
     "DzpayClient",
     "CsvExport",
     "Image",
+    "LastResponse",
     # Errors
     "DzpayError",
     "BadRequestError",

@@ -108,6 +108,22 @@ InstantLike = Union[str, datetime, date]
 """An ISO 8601 instant with its offset, or a day, as text, ``datetime`` or ``date``."""
 
 
+# ---- What the client keeps of dzpay's last answer ----
+
+
+@dataclass(frozen=True)
+class LastResponse:
+    """The HTTP status and headers (lower-case names) of the client's last success."""
+
+    status: int
+    headers: Mapping[str, str]
+
+    @property
+    def replayed(self) -> bool:
+        """True when dzpay answered a kept answer for a repeated Idempotency-Key."""
+        return self.headers.get("idempotent-replayed") == "true"
+
+
 # ---- What non-JSON answers are returned as ----
 
 
@@ -283,6 +299,10 @@ class DzpayClient:
         )
         self._opener = urllib.request.build_opener(_NoRedirect())
         self._sleep: Callable[[float], None] = time.sleep
+        #: The last successful answer's status and headers (``idempotent-replayed``,
+        #: ``x-ratelimit-remaining``): read it right after the call, from the thread that
+        #: made it.
+        self.last_response: Optional[LastResponse] = None
 
     def __repr__(self) -> str:
         mode = "live" if self.api_key.startswith("pk_live_") else "test"
@@ -1006,6 +1026,7 @@ class DzpayClient:
             status = getattr(response, "status", None) or response.getcode()
             answer_headers = {k.lower(): v for k, v in response.headers.items()}
             if 200 <= status < 300:
+                self.last_response = LastResponse(status, answer_headers)
                 return response, answer_headers
 
             raw = _read_and_close(response)

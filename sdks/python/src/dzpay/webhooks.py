@@ -24,7 +24,7 @@ import hmac
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Union
 
 from ._common import (
     DEFAULT_TOLERANCE_SECONDS,
@@ -354,12 +354,12 @@ def _is_record(value: Any) -> bool:
     return isinstance(value, dict) and finite_json(value)
 
 
-_EVENT_DATA_FIELDS = {
+_EVENT_DATA_FIELDS: Dict[str, Callable[[Any], bool]] = {
     "paymentId": lambda v: _is_text(v, 1),
     "reference": _is_text,
     "channel": lambda v: v in ("AGENCY", "CHECKOUT"),
     "amount": finite_number,
-    "currency": lambda v: v == "DZD",
+    "currency": lambda v: isinstance(v, str) and v == "DZD",
     "status": _is_text,
     "orderId": _nullable(_is_text),
     "paidAt": _nullable(_is_datetime),
