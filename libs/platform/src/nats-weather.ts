@@ -13,7 +13,13 @@ export function natsUnavailableReason(error: unknown): string | null {
     return 'JetStream has no leader here (an election, or this node cut from its peers)';
   if (/no responders/i.test(text)) return 'nobody answers the subject (a leader being elected)';
   if (/timeout|timed out/i.test(text)) return 'JetStream did not answer in time (a leader lost)';
-  if (/closed|disconnect|reconnect|connection/i.test(text))
+  // The NATS client's own words (its error names and messages), not any "connection":
+  // a Redis or HTTP connection error is a failure of its own, logged as one.
+  if (
+    /\b(?:ClosedConnectionError|DrainingConnectionError|ConnectionError)\b|closed connection|connection draining|disconnect|reconnect/i.test(
+      text,
+    )
+  )
     return 'the NATS connection is down (reconnecting)';
   return null;
 }

@@ -13,6 +13,11 @@ describe('natsUnavailableReason', () => {
       ],
       [Object.assign(new Error('timeout'), { name: 'TimeoutError' }), /did not answer in time/],
       [new Error('closed connection'), /connection is down/],
+      [new Error('connection draining'), /connection is down/],
+      [
+        Object.assign(new Error('connection refused'), { name: 'ConnectionError' }),
+        /connection is down/,
+      ],
     ];
     for (const [error, reason] of cases) expect(natsUnavailableReason(error)).toMatch(reason);
   });
@@ -21,6 +26,9 @@ describe('natsUnavailableReason', () => {
     expect(natsUnavailableReason(new Error('permissions violation for publish'))).toBeNull();
     expect(natsUnavailableReason(new TypeError('x is undefined'))).toBeNull();
     expect(natsUnavailableReason('boom')).toBeNull();
+    // Not NATS's: another client's connection trouble is its own failure.
+    expect(natsUnavailableReason(new Error('Connection is closed.'))).toBeNull();
+    expect(natsUnavailableReason(new Error('read ECONNRESET: socket connection lost'))).toBeNull();
   });
 });
 
