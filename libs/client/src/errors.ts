@@ -1,4 +1,5 @@
 import { StandardError, ValidationList, type ErrorCode } from '@dzpay/contracts';
+import { retryAfterSeconds } from './retry.ts';
 
 /** An answer of dzpay that is not a success, with its parsed body. */
 export class DzpayError extends Error {
@@ -23,6 +24,6 @@ export class DzpayError extends Error {
     this.status = status;
     this.errorCode = standard.success ? standard.data.errorCode : undefined;
     this.body = standard.success ? standard.data : list.success ? list.data : body;
-    this.retryAfterSeconds = retryAfter === null ? undefined : Number(retryAfter);
+    this.retryAfterSeconds = retryAfterSeconds(retryAfter);
   }
 }

@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { DzpayError } from './errors.ts';
+import { DEFAULT_RETRY_POLICY, retryDelaySeconds, type TryOutcome } from './retry.ts';
 
 /** Where the client sends its requests, and with which key. */
 export interface DzpayClientOptions {
@@ -9,7 +12,21 @@ export interface DzpayClientOptions {
   apiKey: string;
   /** A fetch of one's own (tests, proxies); the global one by default. */
   fetch?: typeof fetch;
+  /**
+   * How many times a 429, or a 503 or lost connection where repeating is safe, is sent
+   * again (2 by default; 0: never). See retry.ts.
+   */
+  maxRetries?: number;
+  /** The longest Retry-After waited for (60 s by default); a longer one is thrown at once. */
+  maxRetryDelaySeconds?: number;
 }
+
+/**
+ * POSTs that do the same however often they are sent, so a 503 or a lost connection may
+ * repeat them without an Idempotency-Key: cancelling, deactivating a link, and setting or
+ * unsetting a QR code's amounts.
+ */
+const IDEMPOTENT_POSTS = [/\/cancel$/, /\/deactivate$/, /^\/(?:set|un-set)-qr-config$/];
 
 /** For POSTs that create or move money: the same key and body answer the first result again. */
 export interface IdempotencyOptions {
@@ -47,22 +64,46 @@ export interface ClientTransport {
 export function clientTransport(options: DzpayClientOptions): ClientTransport {
   const send = options.fetch ?? fetch;
   const base = options.baseUrl.replace(/\/+$/, '');
+  const policy = {
+    maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+    maxRetryDelaySeconds: options.maxRetryDelaySeconds ?? DEFAULT_RETRY_POLICY.maxRetryDelaySeconds,
+  };
 
+  /** One request, sent again as retry.ts allows; every try has the same headers and body. */
   async function raw(
     method: HttpMethod,
     path: string,
     extraHeaders: Record<string, string> = {},
     body?: unknown,
   ): Promise<Response> {
-    return send(`${base}${path}`, {
-      method,
-      headers: {
-        'x-api-key': options.apiKey,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...extraHeaders,
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    const safe =
+      method === 'GET' ||
+      'idempotency-key' in extraHeaders ||
+      IDEMPOTENT_POSTS.some((pattern) => pattern.test(path.split('?')[0]!));
+    for (let attempt = 0; ; attempt += 1) {
+      let outcome: TryOutcome;
+      let response: Response | undefined;
+      try {
+        response = await send(`${base}${path}`, {
+          method,
+          headers: {
+            'x-api-key': options.apiKey,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...extraHeaders,
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        if (response.ok) return response;
+        outcome = { status: response.status, retryAfter: response.headers.get('retry-after') };
+      } catch (error) {
+        if (retryDelaySeconds({ lost: true }, attempt, safe, policy) === null) throw error;
+        outcome = { lost: true };
+      }
+      const delay = retryDelaySeconds(outcome, attempt, safe, policy);
+      if (delay === null) return response!;
+      await response?.body?.cancel();
+      await sleep(delay * 1000);
+    }
   }
 
   return {
@@ -100,9 +141,10 @@ export function clientTransport(options: DzpayClientOptions): ClientTransport {
       }
       return params.size === 0 ? '' : `?${params.toString()}`;
     },
-    idempotency: (idempotencyOptions): Record<string, string> =>
-      idempotencyOptions?.idempotencyKey
-        ? { 'idempotency-key': idempotencyOptions.idempotencyKey }
-        : {},
+    // A key of the call's own when the caller gives none: its retries can then never
+    // register or refund twice.
+    idempotency: (idempotencyOptions): Record<string, string> => ({
+      'idempotency-key': idempotencyOptions?.idempotencyKey ?? randomUUID(),
+    }),
   };
 }
