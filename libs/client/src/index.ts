@@ -5,4 +5,4 @@ export { dzpayClient, type DzpayClient } from './client.ts';
 export type { DzpayClientOptions, IdempotencyOptions } from './transport.ts';
 
 // What every answer other than the expected success throws.
-export { DzpayError } from './errors.ts';
+export { DzpayConnectionError, DzpayError } from './errors.ts';

@@ -12,8 +12,12 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 2, maxRetryDelaySeconds: 60 };
 
-/** What came back from one try: a status with its Retry-After, or no answer at all. */
-export type TryOutcome = { status: number; retryAfter: string | null } | { lost: true };
+/**
+ * What came back from one try: a status with its Retry-After (and, for a 409, whether it
+ * says the key's first request still runs), or no answer at all.
+ */
+export type TryOutcome =
+  { status: number; retryAfter: string | null; inProgress?: boolean } | { lost: true };
 
 /**
  * Seconds to wait before try `attempt + 1`, or null to stop here. `safe`: the request
@@ -29,7 +33,10 @@ export function retryDelaySeconds(
 ): number | null {
   if (attempt >= policy.maxRetries) return null;
   if ('lost' in outcome) return safe ? backoffSeconds(attempt, random) : null;
-  if (outcome.status !== 429 && !(outcome.status === 503 && safe)) return null;
+  // A 409 whose key's first request still runs (a retry overtook it) is waited out like
+  // a 503: the answer comes once that request ends. Any other 409 is final.
+  const busy = outcome.status === 503 || (outcome.status === 409 && outcome.inProgress === true);
+  if (outcome.status !== 429 && !(busy && safe)) return null;
   const asked = retryAfterSeconds(outcome.retryAfter);
   const delay = asked ?? backoffSeconds(attempt, random);
   return delay <= policy.maxRetryDelaySeconds ? delay : null;

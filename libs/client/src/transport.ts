@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
-import { DzpayError } from './errors.ts';
+import { DzpayConnectionError, DzpayError } from './errors.ts';
 import { DEFAULT_RETRY_POLICY, retryDelaySeconds, type TryOutcome } from './retry.ts';
 
 /** Where the client sends its requests, and with which key. */
@@ -24,9 +24,25 @@ export interface DzpayClientOptions {
 /**
  * POSTs that do the same however often they are sent, so a 503 or a lost connection may
  * repeat them without an Idempotency-Key: cancelling, deactivating a link, and setting or
- * unsetting a QR code's amounts.
+ * unsetting a QR code's amounts, except a single-use setting (a payer may have used it
+ * between the two tries: the second would arm it again).
  */
-const IDEMPOTENT_POSTS = [/\/cancel$/, /\/deactivate$/, /^\/(?:set|un-set)-qr-config$/];
+function idempotentPost(path: string, body: unknown): boolean {
+  if (/\/cancel$/.test(path) || /\/deactivate$/.test(path) || path === '/un-set-qr-config') {
+    return true;
+  }
+  const singleUse = (body as { singleUse?: unknown } | undefined)?.singleUse === true;
+  return path === '/set-qr-config' && !singleUse;
+}
+
+/** Whether a 409's body says the key's first request still runs (details.inProgress). */
+async function stillRunning(response: Response): Promise<boolean> {
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { details?: { inProgress?: unknown } } | undefined;
+  return body?.details?.inProgress === true;
+}
 
 /** For POSTs that create or move money: the same key and body answer the first result again. */
 export interface IdempotencyOptions {
@@ -76,10 +92,8 @@ export function clientTransport(options: DzpayClientOptions): ClientTransport {
     extraHeaders: Record<string, string> = {},
     body?: unknown,
   ): Promise<Response> {
-    const safe =
-      method === 'GET' ||
-      'idempotency-key' in extraHeaders ||
-      IDEMPOTENT_POSTS.some((pattern) => pattern.test(path.split('?')[0]!));
+    const key = extraHeaders['idempotency-key'];
+    const safe = method === 'GET' || key !== undefined || idempotentPost(path.split('?')[0]!, body);
     for (let attempt = 0; ; attempt += 1) {
       let outcome: TryOutcome;
       let response: Response | undefined;
@@ -94,9 +108,15 @@ export function clientTransport(options: DzpayClientOptions): ClientTransport {
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
         if (response.ok) return response;
-        outcome = { status: response.status, retryAfter: response.headers.get('retry-after') };
+        outcome = {
+          status: response.status,
+          retryAfter: response.headers.get('retry-after'),
+          inProgress: response.status === 409 && (await stillRunning(response)),
+        };
       } catch (error) {
-        if (retryDelaySeconds({ lost: true }, attempt, safe, policy) === null) throw error;
+        if (retryDelaySeconds({ lost: true }, attempt, safe, policy) === null) {
+          throw new DzpayConnectionError(method, path, error, key);
+        }
         outcome = { lost: true };
       }
       const delay = retryDelaySeconds(outcome, attempt, safe, policy);
@@ -114,7 +134,12 @@ export function clientTransport(options: DzpayClientOptions): ClientTransport {
       const expected: readonly number[] =
         typeof success.status === 'number' ? [success.status] : success.status;
       if (!expected.includes(response.status)) {
-        throw new DzpayError(response.status, parsed, response.headers.get('retry-after'));
+        throw new DzpayError(
+          response.status,
+          parsed,
+          response.headers.get('retry-after'),
+          extraHeaders['idempotency-key'],
+        );
       }
       return 'schema' in success ? success.schema.parse(parsed) : (undefined as never);
     },

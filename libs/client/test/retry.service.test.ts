@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DzpayError, dzpayClient } from '../src/index.ts';
+import { DzpayConnectionError, DzpayError, dzpayClient } from '../src/index.ts';
 
 // A real HTTP server that answers from a script, one line per request: the client's
 // retries seen from the wire (how many tries, with which key and body).
@@ -108,7 +108,56 @@ describe('the client sends again', () => {
   });
 });
 
+describe('the client waits out', () => {
+  it("a 409 that says the key's first request still runs (a retry overtook it)", async () => {
+    script = [
+      'hang-up',
+      {
+        status: 409,
+        body: {
+          statusCode: 409,
+          errorCode: 'IDEMPOTENCY409_KEY_REUSED',
+          message: 'a request with this Idempotency-Key is still running; retry shortly',
+          details: { inProgress: true },
+          timestamp: '2026-11-27T10:00:00.000Z',
+        },
+      },
+      registered,
+    ];
+    expect((await register({ idempotencyKey: 'order-4' })).reference).toBe('R-1');
+    expect(tries.map((sent) => sent.key)).toEqual(['order-4', 'order-4', 'order-4']);
+  });
+});
+
+describe('what the caller gets to send again with', () => {
+  it('the key on the error when dzpay never answered', async () => {
+    script = ['hang-up', 'hang-up', 'hang-up'];
+    const error = await register({ idempotencyKey: 'order-5' }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(DzpayConnectionError);
+    expect((error as DzpayConnectionError).idempotencyKey).toBe('order-5');
+    expect(tries).toHaveLength(3);
+  });
+
+  it('the key made for the call on the error dzpay answered', async () => {
+    script = [unavailable('1800')];
+    const error = (await register().catch((thrown: unknown) => thrown)) as DzpayError;
+    expect(error.idempotencyKey).toBe(tries[0]!.key);
+    expect(error.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
 describe('the client does not send again', () => {
+  it('a single-use QR setting after a 503: a payer may have used it in between', async () => {
+    const body = { token: 'q1', amounts: [1500], singleUse: true };
+    script = [unavailable(), { status: 200, body: { statusCode: 200, message: 'ok' } }];
+    await expect(client().setQrConfig(body)).rejects.toMatchObject({ status: 503 });
+    expect(tries).toHaveLength(1);
+    tries.length = 0;
+    script = [unavailable(), { status: 200, body: { statusCode: 200, message: 'ok' } }];
+    await client().setQrConfig({ ...body, singleUse: false });
+    expect(tries).toHaveLength(2);
+  });
+
   it('a receipt email after a 503: it may have left', async () => {
     script = [unavailable(), { status: 200, body: {} }];
     await expect(client().emailReceipt('p1', { email: 'payer@example.dz' })).rejects.toMatchObject({

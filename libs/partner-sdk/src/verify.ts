@@ -156,5 +156,19 @@ export function signingSecretsOf(options: SigningSecrets): readonly string[] {
   ) {
     throw new TypeError('dzpay partner SDK: signingSecret(s) must be non-empty strings');
   }
+  // 'whsec_' alone, or a truncated copy, decodes to a key anyone can sign with.
+  const short = secrets.some(
+    (secret) =>
+      secret.startsWith('whsec_') &&
+      Buffer.from(secret.slice(6), 'base64').length < MIN_WHSEC_KEY_BYTES,
+  );
+  if (short) {
+    throw new TypeError(
+      `dzpay partner SDK: a whsec_ signing secret must decode to at least ${MIN_WHSEC_KEY_BYTES} bytes (dzpay issues 32): was all of it copied?`,
+    );
+  }
   return secrets;
 }
+
+/** The shortest key a `whsec_` secret may decode to; dzpay issues 32 bytes. */
+const MIN_WHSEC_KEY_BYTES = 16;

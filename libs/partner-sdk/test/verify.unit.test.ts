@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signWebhook, verifyWebhook, type VerifyWebhookResult } from '../src/index.ts';
 import { dzpayHeaders, standardHeaders, successEvent, unixNow, xHeaders } from './events.ts';
@@ -328,5 +329,18 @@ describe('verifyWebhook on bad input', () => {
   it('refuses to run without a secret: an empty key would let anyone sign', () => {
     expect(() => verifyWebhook({ rawBody, headers: {}, signingSecret: '' })).toThrow(TypeError);
     expect(() => verifyWebhook({ rawBody, headers: {}, signingSecrets: [] })).toThrow(TypeError);
+  });
+
+  it('refuses a whsec_ secret too short to be a key (a truncated copy decodes to almost nothing)', () => {
+    const real = `whsec_${randomBytes(32).toString('base64')}`;
+    for (const secret of ['whsec_', 'whsec_=', 'whsec_A', 'whsec_!!!!', real.slice(0, 20)]) {
+      expect(() => verifyWebhook({ rawBody, headers: {}, signingSecret: secret })).toThrow(
+        /at least 16 bytes/,
+      );
+      expect(() => verifyWebhook({ rawBody, headers: {}, signingSecrets: [real, secret] })).toThrow(
+        TypeError,
+      );
+    }
+    expect(() => verifyWebhook({ rawBody, headers: {}, signingSecret: real })).not.toThrow();
   });
 });

@@ -62,9 +62,13 @@ describe('an Idempotency-Key', () => {
         gen_random_uuid(), now() + ${leaseMs} * interval '1 millisecond')`;
     // A process claimed the key and died; its lease is still running.
     await claim(60_000);
-    expect(await codeOf(h.register('ORDER-DEAD', 150_000, 'key-dead'))).toBe(
-      'IDEMPOTENCY409_KEY_REUSED',
-    );
+    const refusal = await h.register('ORDER-DEAD', 150_000, 'key-dead').catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(AppError);
+    // Told apart from a reuse with another body: SDKs wait and send it again.
+    expect(refusal).toMatchObject({
+      code: 'IDEMPOTENCY409_KEY_REUSED',
+      details: { inProgress: true },
+    });
     await h.db`update idempotency_keys set lease_until = now() - interval '1 second'
                where key = 'key-dead'`;
     const registered = await h.register('ORDER-DEAD', 150_000, 'key-dead');

@@ -71,7 +71,9 @@ export async function idempotent<S extends z.ZodType>(
     );
   }
   if (claim.kind === 'in-progress') {
-    throw new AppError('IDEMPOTENCY409_KEY_REUSED', STILL_RUNNING_MESSAGE);
+    throw new AppError('IDEMPOTENCY409_KEY_REUSED', STILL_RUNNING_MESSAGE, {
+      details: { inProgress: true },
+    });
   }
   if (claim.kind === 'replay') return { value: replay(reply, claim.response), replayed: true };
 
