@@ -33,7 +33,11 @@ use Dzpay\Http\Transport;
  * times) after the Retry-After the answer asks for, when it is at most $maxRetryDelay
  * seconds; 503 and lost connections only where repeating cannot do a thing twice, and
  * a registration or refund is always sent with an Idempotency-Key (yours, or one made
- * here) that every retry repeats.
+ * here) that every retry repeats. A 409 IDEMPOTENCY409_KEY_REUSED saying the key's first
+ * request is still running is retried as a 503 is; any other 409 is thrown at once.
+ * Every exception of a call sent with an Idempotency-Key carries it ($idempotencyKey of
+ * ApiException, ConnectionException and UnexpectedResponseException): to learn how a
+ * registration or refund ended, call again with that key, never a new one.
  *
  * @phpstan-type RegisteredPayment array{id: string, reference: string, amount: int, fees: int, total: int, currency: string, language: string, status: string, expiresAt: string, checkoutUrl: string}
  * @phpstan-type Payment array{id: string, reference: string, amount: int, fees: int, total: int, currency: string, language: string, status: string, expiresAt: string, successUrl: ?string, failureUrl: ?string, metadata: ?array<string, mixed>, orderId: ?string, approvalCode: ?string, maskedPan: ?string, failureReason: ?string, refundedAmount: int, pendingRefundAmount: int, paidAt: ?string, createdAt: string, updatedAt: string, paymentLinkId?: string, channel?: string}
@@ -51,6 +55,8 @@ final class DzpayClient
      * Every operation of the merchant API this client covers, by the OpenAPI document's
      * operationId (= the method's name): HTTP method, path, and whether a 503 or a lost
      * connection may be retried (a 429 always may: the request was not processed).
+     * setQrConfig is retried only when its singleUse is false: a repeat could arm a
+     * single-use configuration again after a payer used it.
      * `partner` marks the spec's partner API ({base_url}), the rest is the payments API
      * ({gateway_base_url}); dzpay serves both at one address.
      */
@@ -142,7 +148,10 @@ final class DzpayClient
             };
     }
 
-    /** The last answer dzpay gave (headers such as `idempotent-replayed`, `x-ratelimit-remaining`). */
+    /**
+     * The last answer dzpay gave to the last call (headers such as `idempotent-replayed`,
+     * `x-ratelimit-remaining`); null while a call runs and after one that got no answer.
+     */
     public function lastResponse(): ?HttpResponse
     {
         return $this->lastResponse;
@@ -289,16 +298,22 @@ final class DzpayClient
      * POST /set-qr-config: the DZD amounts a static QR code offers (one: paid directly;
      * several: the payer picks), replacing any previous configuration.
      *
-     * @param list<int|float>                    $amounts   dinars, at most two decimals, 1 to 20 of them
+     * A 429 is retried; a 503 or a lost connection only when $singleUse is false (a repeat
+     * could arm a single-use configuration again after a payer used it): with $singleUse,
+     * ask listQrCodes() what the code offers before setting it again.
+     *
+     * @param list<int|float>                    $amounts   dinars, positive, at most two decimals, 1 to 20 of them
      * @param \DateTimeInterface|string|null      $expiresAt null: permanent
+     * @throws \InvalidArgumentException for an amount that is not a positive number of dinars
+     *                                   with at most two decimals (nothing is sent)
      */
     public function setQrConfig(string $token, array $amounts, bool $singleUse, \DateTimeInterface|string|null $expiresAt = null): void
     {
-        $body = ['token' => $token, 'amounts' => array_values($amounts), 'singleUse' => $singleUse];
+        $body = ['token' => $token, 'amounts' => array_map(self::qrAmount(...), array_values($amounts)), 'singleUse' => $singleUse];
         if ($expiresAt !== null) {
             $body['expiresAt'] = $expiresAt;
         }
-        $this->call('setQrConfig', [], [], $body);
+        $this->call('setQrConfig', [], [], $body, null, safe: !$singleUse);
     }
 
     /** POST /un-set-qr-config: the QR code offers no amount any more (also fine when it had none). */
@@ -634,6 +649,7 @@ final class DzpayClient
                 sprintf('dzpay: %s answered %d without a data object', $operation, $response?->status ?? 0),
                 $response?->status ?? 0,
                 $response?->body ?? '',
+                $idempotencyKey,
             );
         }
         return $answer['data'];
@@ -646,12 +662,15 @@ final class DzpayClient
      * @param array<string, string>     $params
      * @param array<string, mixed>      $query
      * @param array<string, mixed>|null $body
+     * @param bool|null                 $safe   whether a 503 or a lost connection may be retried;
+     *                                          the operation's `retry` by default
      * @return mixed
      */
-    private function call(string $operation, array $params = [], array $query = [], ?array $body = null, ?string $idempotencyKey = null): mixed
+    private function call(string $operation, array $params = [], array $query = [], ?array $body = null, ?string $idempotencyKey = null, ?bool $safe = null): mixed
     {
+        $this->lastResponse = null;
         $request = $this->request($operation, $params, $query, $body, $idempotencyKey, 'application/json');
-        $safe = self::OPERATIONS[$operation]['retry'];
+        $safe ??= self::OPERATIONS[$operation]['retry'];
         for ($attempt = 0; ; $attempt++) {
             try {
                 $response = $this->transport->send($request);
@@ -660,15 +679,16 @@ final class DzpayClient
                     ($this->sleep)($this->backoff($attempt));
                     continue;
                 }
-                throw $error;
+                throw $idempotencyKey === null ? $error : $error->withIdempotencyKey($idempotencyKey);
             }
             $this->lastResponse = $response;
             if ($response->isSuccess()) {
-                return $this->decode($operation, $response);
+                return $this->decode($operation, $response, $idempotencyKey);
             }
-            $delay = $this->retryDelay($response->status, $response->header('retry-after'), $safe, $attempt);
+            $error = ApiException::fromResponse($response, $idempotencyKey);
+            $delay = $this->retryDelay($error, $safe, $attempt);
             if ($delay === null) {
-                throw ApiException::fromResponse($response);
+                throw $error;
             }
             ($this->sleep)($delay);
         }
@@ -682,6 +702,7 @@ final class DzpayClient
      */
     private function download(string $operation, array $params, array $query): Download
     {
+        $this->lastResponse = null;
         $request = $this->request($operation, $params, $query, null, null, null);
         $safe = self::OPERATIONS[$operation]['retry'];
         for ($attempt = 0; ; $attempt++) {
@@ -700,9 +721,10 @@ final class DzpayClient
             }
             $whole = $this->whole($response);
             $this->lastResponse = $whole;
-            $delay = $this->retryDelay($whole->status, $whole->header('retry-after'), $safe, $attempt);
+            $error = ApiException::fromResponse($whole);
+            $delay = $this->retryDelay($error, $safe, $attempt);
             if ($delay === null) {
-                throw ApiException::fromResponse($whole);
+                throw $error;
             }
             ($this->sleep)($delay);
         }
@@ -733,16 +755,52 @@ final class DzpayClient
     }
 
     /**
-     * Seconds to wait before retrying an answer, or null when it is not retried.
+     * Seconds to wait before retrying an answer, or null when it is not retried: a 429
+     * always; a 503, or a 409 whose Idempotency-Key's first request is still running,
+     * where the operation is safe to repeat.
      */
-    private function retryDelay(int $status, ?string $retryAfter, bool $safe, int $attempt): ?float
+    private function retryDelay(ApiException $error, bool $safe, int $attempt): ?float
     {
-        if ($attempt >= $this->maxRetries || !($status === 429 || ($status === 503 && $safe))) {
+        $status = $error->httpStatus;
+        $retryable = $status === 429 || ($safe && ($status === 503 || self::keyStillRunning($error)));
+        if ($attempt >= $this->maxRetries || !$retryable) {
             return null;
         }
-        $asked = ApiException::retryAfterSeconds($retryAfter);
-        $delay = $asked === null ? $this->backoff($attempt) : (float) $asked;
+        $delay = $error->retryAfter === null ? $this->backoff($attempt) : (float) $error->retryAfter;
         return $delay <= $this->maxRetryDelay ? $delay : null;
+    }
+
+    /**
+     * A 409 IDEMPOTENCY409_KEY_REUSED because the key's first request is still running
+     * (`details.inProgress`, or the message older servers send), not a key reused with
+     * another body: its retry answers the first request's outcome once it is stored.
+     */
+    private static function keyStillRunning(ApiException $error): bool
+    {
+        if ($error->httpStatus !== 409 || $error->errorCode !== ErrorCode::IDEMPOTENCY409_KEY_REUSED) {
+            return false;
+        }
+        if (($error->details['inProgress'] ?? null) === true) {
+            return true;
+        }
+        $message = is_array($error->body) ? ($error->body['message'] ?? null) : null;
+        return is_string($message) && str_starts_with($message, 'a request with this Idempotency-Key is still running');
+    }
+
+    /**
+     * A QR amount as sent: a positive number of dinars with at most two decimals, a
+     * float written as its two-decimal value (0.1 + 0.2 is sent as 0.3).
+     */
+    private static function qrAmount(mixed $amount): int|float
+    {
+        if (!is_int($amount) && !is_float($amount)) {
+            throw new \InvalidArgumentException('dzpay: QR amounts are numbers of dinars, got ' . get_debug_type($amount));
+        }
+        $centimes = Money::toCentimes($amount);
+        if ($centimes <= 0) {
+            throw new \InvalidArgumentException('dzpay: a QR amount must be positive, got ' . var_export($amount, true));
+        }
+        return is_int($amount) ? $amount : $centimes / 100.0;
     }
 
     /** 0.5 s, 1 s, 2 s, … when dzpay did not say how long to wait. */
@@ -788,7 +846,7 @@ final class DzpayClient
         return new HttpRequest($spec[0], $url, $headers, $json);
     }
 
-    private function decode(string $operation, HttpResponse $response): mixed
+    private function decode(string $operation, HttpResponse $response, ?string $idempotencyKey): mixed
     {
         if (trim($response->body) === '') {
             return null;
@@ -800,6 +858,7 @@ final class DzpayClient
                 sprintf('dzpay: %s answered %d with a body that is not JSON: %s', $operation, $response->status, $error->getMessage()),
                 $response->status,
                 $response->body,
+                $idempotencyKey,
             );
         }
     }

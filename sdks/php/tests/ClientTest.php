@@ -17,6 +17,10 @@ use Dzpay\Exception\NotFoundException;
 use Dzpay\Exception\RateLimitException;
 use Dzpay\Exception\ServiceUnavailableException;
 use Dzpay\Exception\UnexpectedResponseException;
+use Dzpay\Http\HttpRequest;
+use Dzpay\Http\HttpResponse;
+use Dzpay\Http\StreamedResponse;
+use Dzpay\Http\Transport;
 use Dzpay\Tests\Support\ScriptedDzpay;
 use PHPUnit\Framework\TestCase;
 
@@ -477,5 +481,267 @@ final class ClientTest extends TestCase
         $client = new DzpayClient('pk_test_x', 'https://gateway.invalid', partnerBaseUrl: self::$dzpay->url() . '/partner-api');
         $client->unsetQrConfig('QR-1');
         self::assertSame('/partner-api/un-set-qr-config', self::$dzpay->requests()[0]['uri']);
+    }
+
+    // ---------------------------------------------------------------- Idempotency-Key on errors
+
+    public function testEveryErrorOfACallSentWithAnIdempotencyKeyCarriesIt(): void
+    {
+        self::$dzpay->queueError(409, ErrorCode::PAYMENT_INSTANCE409_NOT_REFUNDABLE, 'Payment cannot be refunded');
+        try {
+            $this->client()->refundPayment('p1', 5000, 'refund-ORDER-1-1');
+            self::fail('no exception');
+        } catch (ConflictException $error) {
+            self::assertSame('refund-ORDER-1-1', $error->idempotencyKey, "the caller's key");
+        }
+
+        self::$dzpay->reset();
+        self::$dzpay->queueError(400, ErrorCode::VALIDATION400_BAD_REQUEST, 'Invalid body');
+        try {
+            $this->client()->registerPayment(['amount' => 5000, 'reference' => 'ORDER-2']);
+            self::fail('no exception');
+        } catch (InvalidRequestException $error) {
+            self::assertNotNull($error->idempotencyKey, 'the key the client made');
+            self::assertSame(self::$dzpay->requests()[0]['headers']['idempotency-key'], $error->idempotencyKey);
+        }
+
+        // Retries ran out: the last error carries the key all the tries were sent with.
+        self::$dzpay->reset();
+        for ($i = 0; $i < 3; $i++) {
+            self::$dzpay->queueError(503, ErrorCode::SERVICE503_UNAVAILABLE, 'payments did not answer in time');
+        }
+        try {
+            $this->client()->refundPayment('p1', null, 'refund-ORDER-1-2');
+            self::fail('no exception');
+        } catch (ServiceUnavailableException $error) {
+            self::assertSame('refund-ORDER-1-2', $error->idempotencyKey);
+        }
+
+        foreach (['not JSON' => 'hello', 'no data' => '{"statusCode":201,"message":"ok"}'] as $case => $body) {
+            self::$dzpay->reset();
+            self::$dzpay->queue(201, $body, ['Content-Type' => 'application/json']);
+            try {
+                $this->client()->registerPayment(['amount' => 5000, 'reference' => 'ORDER-3'], 'ORDER-3');
+                self::fail("no exception: $case");
+            } catch (UnexpectedResponseException $error) {
+                self::assertSame('ORDER-3', $error->idempotencyKey, $case);
+            }
+        }
+
+        self::$dzpay->reset();
+        self::$dzpay->queueError(404, ErrorCode::PAYMENT_INSTANCE404_NOT_FOUND, 'Payment not found');
+        try {
+            $this->client()->getPayment('p1');
+            self::fail('no exception');
+        } catch (NotFoundException $error) {
+            self::assertNull($error->idempotencyKey, 'a request sent without a key');
+        }
+    }
+
+    public function testALostConnectionCarriesTheIdempotencyKey(): void
+    {
+        $client = new DzpayClient('pk_test_x', 'http://127.0.0.1:' . Support\TestServer::freePort(), sleep: function (float $s): void {
+            $this->sleeps[] = $s;
+        });
+        try {
+            $client->refundPayment('p1', null, 'refund-ORDER-1-1');
+            self::fail('no exception');
+        } catch (ConnectionException $error) {
+            self::assertSame('refund-ORDER-1-1', $error->idempotencyKey);
+            self::assertInstanceOf(ConnectionException::class, $error->getPrevious(), "the transport's own exception");
+            self::assertSame($error->getPrevious()->getMessage(), $error->getMessage());
+        }
+        self::assertSame([0.5, 1.0], $this->sleeps, 'retried, then thrown');
+
+        try {
+            $client->registerPayment(['amount' => 5000, 'reference' => 'ORDER-2']);
+            self::fail('no exception');
+        } catch (ConnectionException $error) {
+            self::assertMatchesRegularExpression('/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/', (string) $error->idempotencyKey, 'the key the client made');
+        }
+
+        try {
+            $client->getPayment('p1');
+            self::fail('no exception');
+        } catch (ConnectionException $error) {
+            self::assertNull($error->idempotencyKey);
+        }
+    }
+
+    // ---------------------------------------------------------------- 409: the key's first request still runs
+
+    public function testA409WhoseFirstRequestIsStillRunningIsRetriedAsA503(): void
+    {
+        // The server now says details.inProgress; older servers only the message.
+        self::$dzpay->queueError(409, ErrorCode::IDEMPOTENCY409_KEY_REUSED, 'a request with this Idempotency-Key is still running; retry shortly', ['inProgress' => true], ['Retry-After' => '3']);
+        self::$dzpay->queueError(409, ErrorCode::IDEMPOTENCY409_KEY_REUSED, 'a request with this Idempotency-Key is still running; retry shortly');
+        self::$dzpay->queueData(201, self::registered(), ['Idempotent-Replayed' => 'true']);
+        $payment = $this->client()->registerPayment(['amount' => 250000, 'reference' => 'ORDER-1001'], 'ORDER-1001');
+
+        self::assertSame('created', $payment['status']);
+        self::assertSame([3.0, 1.0], $this->sleeps, 'Retry-After, else the backoff');
+        $requests = self::$dzpay->requests();
+        self::assertCount(3, $requests);
+        self::assertSame(['ORDER-1001', 'ORDER-1001', 'ORDER-1001'], array_map(static fn (array $r): string => $r['headers']['idempotency-key'], $requests));
+
+        // Within maxRetries, and not past maxRetryDelay.
+        self::$dzpay->reset();
+        $this->sleeps = [];
+        for ($i = 0; $i < 3; $i++) {
+            self::$dzpay->queueError(409, ErrorCode::IDEMPOTENCY409_KEY_REUSED, 'still running', ['inProgress' => true]);
+        }
+        try {
+            $this->client()->refundPayment('p1', null, 'refund-p1-1');
+            self::fail('no exception');
+        } catch (ConflictException $error) {
+            self::assertSame(['inProgress' => true], $error->details);
+            self::assertSame('refund-p1-1', $error->idempotencyKey);
+        }
+        self::assertCount(3, self::$dzpay->requests());
+        self::assertSame([0.5, 1.0], $this->sleeps);
+
+        self::$dzpay->reset();
+        self::$dzpay->queueError(409, ErrorCode::IDEMPOTENCY409_KEY_REUSED, 'still running', ['inProgress' => true], ['Retry-After' => '60']);
+        try {
+            $this->client()->refundPayment('p1', null, 'refund-p1-1');
+            self::fail('no exception');
+        } catch (ConflictException $error) {
+            self::assertSame(60, $error->retryAfter);
+        }
+        self::assertCount(1, self::$dzpay->requests(), 'a Retry-After beyond maxRetryDelay is thrown');
+    }
+
+    public function testAnyOther409IsNeverRetried(): void
+    {
+        $others = [
+            'another body' => [ErrorCode::IDEMPOTENCY409_KEY_REUSED, 'this Idempotency-Key was used with another request', null],
+            'inProgress false' => [ErrorCode::IDEMPOTENCY409_KEY_REUSED, 'this Idempotency-Key was used with another request', ['inProgress' => false]],
+            'inProgress not a boolean' => [ErrorCode::IDEMPOTENCY409_KEY_REUSED, 'this Idempotency-Key was used with another request', ['inProgress' => 'true']],
+            'the message elsewhere' => [ErrorCode::IDEMPOTENCY409_KEY_REUSED, 'note: a request with this Idempotency-Key is still running', null],
+            'another code' => [ErrorCode::PAYMENT_INSTANCE409_DUPLICATE_REFERENCE, 'a request with this Idempotency-Key is still running', ['inProgress' => true]],
+        ];
+        foreach ($others as $case => [$code, $message, $details]) {
+            self::$dzpay->reset();
+            self::$dzpay->queueError(409, $code, $message, $details);
+            self::$dzpay->queueData(201, self::registered());
+            try {
+                $this->client()->registerPayment(['amount' => 250000, 'reference' => 'ORDER-1001'], 'ORDER-1001');
+                self::fail("no exception: $case");
+            } catch (ConflictException $error) {
+                self::assertSame($code, $error->errorCode, $case);
+            }
+            self::assertCount(1, self::$dzpay->requests(), $case);
+        }
+        self::assertSame([], $this->sleeps);
+    }
+
+    // ---------------------------------------------------------------- setQrConfig
+
+    public function testASingleUseQrConfigurationIsNotSentAgainAfterA503(): void
+    {
+        self::$dzpay->queueError(503, ErrorCode::SERVICE503_UNAVAILABLE, 'qr-config did not answer in time');
+        self::$dzpay->queue(200, ['statusCode' => 200, 'message' => 'QR configuration set successfully']);
+        try {
+            $this->client()->setQrConfig('QR-1', [500], true);
+            self::fail('no exception');
+        } catch (ServiceUnavailableException) {
+        }
+        self::assertCount(1, self::$dzpay->requests(), 'a repeat could arm it again after a payer used it');
+
+        self::$dzpay->reset();
+        self::$dzpay->queueError(503, ErrorCode::SERVICE503_UNAVAILABLE, 'qr-config did not answer in time');
+        self::$dzpay->queue(200, ['statusCode' => 200, 'message' => 'QR configuration set successfully']);
+        $this->client()->setQrConfig('QR-1', [500], false);
+        self::assertCount(2, self::$dzpay->requests(), 'a reusable one is sent again');
+
+        self::$dzpay->reset();
+        self::$dzpay->queue(429, ['statusCode' => 429, 'message' => 'Too many requests'], ['Retry-After' => '0']);
+        self::$dzpay->queue(200, ['statusCode' => 200, 'message' => 'QR configuration set successfully']);
+        $this->client()->setQrConfig('QR-1', [500], true);
+        self::assertCount(2, self::$dzpay->requests(), 'a 429 was not processed: always retried');
+        self::assertSame([0.5, 0.0], $this->sleeps);
+    }
+
+    public function testASingleUseQrConfigurationIsNotSentAgainAfterALostConnection(): void
+    {
+        $client = new DzpayClient('pk_test_x', 'http://127.0.0.1:' . Support\TestServer::freePort(), sleep: function (float $s): void {
+            $this->sleeps[] = $s;
+        });
+        try {
+            $client->setQrConfig('QR-1', [500], true);
+            self::fail('no exception');
+        } catch (ConnectionException) {
+        }
+        self::assertSame([], $this->sleeps);
+        try {
+            $client->setQrConfig('QR-1', [500], false);
+            self::fail('no exception');
+        } catch (ConnectionException) {
+        }
+        self::assertSame([0.5, 1.0], $this->sleeps);
+    }
+
+    public function testQrAmountsAreCheckedBeforeAnythingIsSent(): void
+    {
+        foreach ([[0], [-5], [0.0], [1.005], [5000000.004], [INF], [NAN], ['1500'], [true], [null], [500, 1e20]] as $amounts) {
+            try {
+                $this->client()->setQrConfig('QR-1', $amounts, false);
+                self::fail('accepted ' . var_export($amounts, true));
+            } catch (\InvalidArgumentException $error) {
+                self::assertStringStartsWith('dzpay: ', $error->getMessage());
+            }
+        }
+        self::assertCount(0, self::$dzpay->requests());
+
+        self::$dzpay->queue(200, ['statusCode' => 200, 'message' => 'QR configuration set successfully']);
+        $this->client()->setQrConfig('QR-1', [0.1 + 0.2, 0.01, 1500, 1500.5, 1500.0], false);
+        self::assertSame('{"token":"QR-1","amounts":[0.3,0.01,1500,1500.5,1500.0],"singleUse":false}', self::$dzpay->requests()[0]['body']);
+    }
+
+    // ---------------------------------------------------------------- lastResponse
+
+    public function testLastResponseIsResetWhenACallStarts(): void
+    {
+        $transport = new class () implements Transport {
+            /** @var list<HttpResponse|ConnectionException> */
+            public array $answers = [];
+
+            public function send(HttpRequest $request): HttpResponse
+            {
+                $answer = array_shift($this->answers);
+                if ($answer instanceof ConnectionException) {
+                    throw $answer;
+                }
+                return $answer;
+            }
+
+            public function stream(HttpRequest $request): StreamedResponse
+            {
+                throw new ConnectionException('dzpay: connection refused', 7);
+            }
+        };
+        $client = new DzpayClient('pk_test_x', 'https://pay.example.dz', maxRetries: 0, transport: $transport);
+        $transport->answers = [
+            new HttpResponse(200, ['x-ratelimit-remaining' => '59'], '{"statusCode":200,"message":"ok","data":{"id":"p1"}}'),
+            new ConnectionException('dzpay: connection reset', 56),
+            new HttpResponse(200, ['x-ratelimit-remaining' => '58'], '{"statusCode":200,"message":"ok","data":{"id":"p1"}}'),
+        ];
+        $client->getPayment('p1');
+        self::assertSame('59', $client->lastResponse()?->header('x-ratelimit-remaining'));
+        try {
+            $client->emailReceipt('p1', 'amina@example.dz');
+            self::fail('no exception');
+        } catch (ConnectionException) {
+        }
+        self::assertNull($client->lastResponse(), "no answer: not the previous call's");
+
+        $client->getPayment('p1');
+        self::assertSame('58', $client->lastResponse()?->header('x-ratelimit-remaining'));
+        try {
+            $client->qrCodeImage('QR-1');
+            self::fail('no exception');
+        } catch (ConnectionException) {
+        }
+        self::assertNull($client->lastResponse(), 'a download that got no answer too');
     }
 }

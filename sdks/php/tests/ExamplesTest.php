@@ -82,7 +82,7 @@ final class ExamplesTest extends TestCase
     {
         $data = sys_get_temp_dir() . '/dzpay-webhook-example-' . bin2hex(random_bytes(4));
         $secret = 'whsec_' . base64_encode(random_bytes(24));
-        $endpoint = new TestServer(self::EXAMPLES . '/webhook.php', ['DZPAY_WEBHOOK_SECRET' => "$secret,whsec_b2xk", 'DZPAY_EXAMPLE_DATA' => $data]);
+        $endpoint = new TestServer(self::EXAMPLES . '/webhook.php', ['DZPAY_WEBHOOK_SECRET' => "$secret,whsec_dGhlIG9sZCBzaWduaW5nIHNlY3JldA==", 'DZPAY_EXAMPLE_DATA' => $data]);
         try {
             $body = '{"id":"evt-1","type":"payment.success","createdAt":"2026-11-21T10:00:00.000Z","data":{"paymentId":"p1","reference":"ORDER-1","channel":"CHECKOUT","amount":1500.5,"currency":"DZD","status":"success","orderId":"o1","paidAt":"2026-11-21T10:00:00.000Z","metadata":{"cart":7},"failureReason":null}}';
             $now = time();

@@ -32,6 +32,41 @@ final class MoneyAndCsvTest extends TestCase
         Money::toCentimes(1.005);
     }
 
+    public function testTheTwoDecimalCheckOfAFloatDoesNotGrowWithTheAmount(): void
+    {
+        foreach ([5000000.004, 5000000.005, 100000000.001, 1.005, 0.001] as $bad) {
+            try {
+                Money::toCentimes($bad);
+                self::fail('accepted ' . var_export($bad, true));
+            } catch (\InvalidArgumentException $error) {
+                self::assertStringContainsString('more than two decimals', $error->getMessage());
+            }
+        }
+        self::assertSame(500000001, Money::toCentimes(5000000.01));
+        self::assertSame(30, Money::toCentimes(0.1 + 0.2), 'binary rounding is not a third decimal');
+        self::assertSame(3703703670, Money::toCentimes(12345678.9 * 3));
+        self::assertSame(1000000000000000000, Money::toCentimes(1e16));
+    }
+
+    public function testAmountsWhoseCentimesExceedPhpIntMaxAreRefused(): void
+    {
+        $tooLarge = [
+            1e20, 1e17, (float) PHP_INT_MAX, PHP_INT_MAX, intdiv(PHP_INT_MAX, 100) + 1,
+            '99999999999999999', '92233720368547758.08', '92233720368547759', '1' . str_repeat('0', 30), str_repeat('9', 40) . ',99',
+        ];
+        foreach ($tooLarge as $amount) {
+            try {
+                Money::toCentimes($amount);
+                self::fail('accepted ' . var_export($amount, true));
+            } catch (\InvalidArgumentException $error) {
+                self::assertStringContainsString('too large', $error->getMessage(), var_export($amount, true));
+            }
+        }
+        self::assertSame(PHP_INT_MAX, Money::toCentimes('92233720368547758.07'));
+        self::assertSame(PHP_INT_MAX - 7, Money::toCentimes(intdiv(PHP_INT_MAX, 100)));
+        self::assertSame(150, Money::toCentimes('0000000000000000000000001.50'), 'leading zeros are no digits');
+    }
+
     public function testTheCsvReaderGivesTheSameRecordsWhereverTheChunksBreak(): void
     {
         $csv = "\xEF\xBB\xBFid;note;amount\r\n"

@@ -110,9 +110,9 @@ final class PartnerTest extends TestCase
     {
         $body = '{"id":"e1","type":"payment.success","createdAt":"2025-03-14T09:26:53.000Z","data":{"paymentId":"p1","reference":"BOOK-42","channel":"AGENCY","amount":1500.5,"currency":"DZD","status":"success","orderId":"o1","paidAt":"2025-03-14T09:26:52.000Z","metadata":null,"failureReason":null}}';
         $test = '{"id":"t1","type":"webhook.test","createdAt":"2025-03-14T09:26:53.000Z","data":{"message":"hi"}}';
-        $sign = static fn (string $raw): array => ['X-Timestamp' => (string) self::NOW, 'X-Signature' => Signature::dzpay($raw, self::NOW, 'whsec_c2VjcmV0')];
+        $sign = static fn (string $raw): array => ['X-Timestamp' => (string) self::NOW, 'X-Signature' => Signature::dzpay($raw, self::NOW, 'whsec_cGFydG5lciBzaWduaW5nIHNlY3JldA==')];
         $received = [];
-        $receiver = new WebhookReceiver('whsec_c2VjcmV0', static function (WebhookEvent $event) use (&$received): void {
+        $receiver = new WebhookReceiver('whsec_cGFydG5lciBzaWduaW5nIHNlY3JldA==', static function (WebhookEvent $event) use (&$received): void {
             $received[] = $event->id;
         });
 
@@ -127,7 +127,7 @@ final class PartnerTest extends TestCase
         self::assertSame([401, 'UNAUTHORIZED'], [($r = $receiver->handle($body, $sign($body . ' '), self::NOW))->status, $r->body['error']]);
         self::assertSame([400, 'BAD_REQUEST'], [($r = $receiver->handle('{}', $sign('{}'), self::NOW))->status, $r->body['error']]);
 
-        $failing = new WebhookReceiver('whsec_c2VjcmV0', static function (): void {
+        $failing = new WebhookReceiver('whsec_cGFydG5lciBzaWduaW5nIHNlY3JldA==', static function (): void {
             throw new \RuntimeException('database down');
         });
         $previous = ini_set('error_log', '/dev/null');

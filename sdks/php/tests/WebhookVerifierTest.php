@@ -9,6 +9,7 @@ use Dzpay\Webhook\Headers;
 use Dzpay\Webhook\Signature;
 use Dzpay\Webhook\VerificationResult;
 use Dzpay\Webhook\WebhookEvent;
+use Dzpay\Webhook\WebhookReceiver;
 use Dzpay\Webhook\WebhookVerifier;
 use PHPUnit\Framework\TestCase;
 
@@ -229,6 +230,37 @@ final class WebhookVerifierTest extends TestCase
     {
         $this->expectException(\InvalidArgumentException::class);
         new WebhookVerifier(['ok', '']);
+    }
+
+    public function testAWhsecSecretThatDecodesToFewerThan16BytesIsRefused(): void
+    {
+        $short = ['whsec_', 'whsec_=', 'whsec_A', 'whsec_====', 'whsec_!!!!', 'whsec_c2VjcmV0', 'whsec_' . base64_encode(str_repeat('k', 15))];
+        foreach ($short as $secret) {
+            foreach ([
+                'verifier' => static fn () => new WebhookVerifier($secret),
+                'verifier, rotating' => static fn () => new WebhookVerifier([self::SECRET, $secret]),
+                'receiver' => static fn () => new WebhookReceiver($secret, static function (): void {
+                }),
+            ] as $where => $construct) {
+                try {
+                    $construct();
+                    self::fail("$where accepted '$secret'");
+                } catch (\InvalidArgumentException $error) {
+                    self::assertStringContainsString('at least 16 bytes', $error->getMessage(), $where);
+                    $tail = substr($secret, 6);
+                    if ($tail !== '') {
+                        self::assertStringNotContainsString($tail, $error->getMessage(), "$where echoes the secret");
+                    }
+                }
+            }
+        }
+        // 16 bytes and more, and any secret without the prefix (older plain ones), still do.
+        foreach (['whsec_' . base64_encode(str_repeat('k', 16)), 'whsec_' . rtrim(strtr(base64_encode(random_bytes(32)), '+/', '-_'), '='), 'x', 'whsec'] as $secret) {
+            new WebhookVerifier($secret);
+            new WebhookReceiver($secret, static function (): void {
+            });
+        }
+        self::addToAssertionCount(1);
     }
 
     /**

@@ -20,6 +20,10 @@ use Dzpay\Http\HttpResponse;
  * (401), PermissionException (403), NotFoundException (404), ConflictException (409),
  * GoneException (410), UnprocessableException (422), RateLimitException (429),
  * BadGatewayException (502), ServiceUnavailableException (503), ServerException (other 5xx).
+ *
+ * $idempotencyKey is the Idempotency-Key the request was sent with (yours, or the one the
+ * client made for a registration or refund), null for requests sent without one. To learn
+ * how a registration or refund ended, call again with this same key, never a new one.
  */
 class ApiException extends \RuntimeException implements DzpayException
 {
@@ -31,6 +35,7 @@ class ApiException extends \RuntimeException implements DzpayException
      * @param int|null                  $retryAfter         seconds, from the Retry-After header
      * @param mixed                     $body               the decoded JSON body (arrays), or null
      * @param array<string, string>     $headers            the answer's headers, names in lower case
+     * @param string|null               $idempotencyKey     the Idempotency-Key the request carried
      */
     final public function __construct(
         string $message,
@@ -42,6 +47,7 @@ class ApiException extends \RuntimeException implements DzpayException
         public readonly mixed $body = null,
         public readonly string $rawBody = '',
         public readonly array $headers = [],
+        public readonly ?string $idempotencyKey = null,
     ) {
         parent::__construct($message, $httpStatus);
     }
@@ -58,8 +64,12 @@ class ApiException extends \RuntimeException implements DzpayException
         return 'HTTP ' . $this->httpStatus;
     }
 
-    /** The exception for an answer that is not a success, of the class its status calls for. */
-    public static function fromResponse(HttpResponse $response): self
+    /**
+     * The exception for an answer that is not a success, of the class its status calls for.
+     *
+     * @param string|null $idempotencyKey the Idempotency-Key the request was sent with
+     */
+    public static function fromResponse(HttpResponse $response, ?string $idempotencyKey = null): self
     {
         $body = null;
         if ($response->body !== '') {
@@ -100,6 +110,7 @@ class ApiException extends \RuntimeException implements DzpayException
             $body,
             $response->body,
             $response->headers,
+            $idempotencyKey,
         );
     }
 

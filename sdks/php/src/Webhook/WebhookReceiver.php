@@ -31,7 +31,9 @@ final class WebhookReceiver
     private readonly ?\Closure $onTest;
 
     /**
-     * @param string|list<string> $signingSecrets the webhook signing secret (both while rotating)
+     * @param string|list<string> $signingSecrets the webhook signing secret (both while rotating);
+     *                                            refused as WebhookVerifier refuses it (empty, or
+     *                                            a `whsec_` one decoding to under 16 bytes)
      * @param callable            $onEvent        fn(WebhookEvent $event): void, for payment events
      * @param callable|null       $onTest         fn(WebhookEvent $event): void, for webhook.test
      *                                            (without it a verified test is answered 200 and

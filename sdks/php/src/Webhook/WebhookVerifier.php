@@ -37,9 +37,15 @@ final class WebhookVerifier
     /** @var list<string> */
     private readonly array $secrets;
 
+    /** The fewest key bytes a `whsec_` secret may decode to. */
+    public const MIN_WHSEC_KEY_BYTES = 16;
+
     /**
      * @param string|list<string> $signingSecrets the webhook signing secret; while rotating,
-     *                                            both (new and old): any one may match
+     *                                            both (new and old): any one may match. A
+     *                                            `whsec_` secret must decode to at least 16
+     *                                            bytes; another one must not be empty
+     * @throws \InvalidArgumentException for a secret that is empty or too short to sign
      */
     public function __construct(
         string|array $signingSecrets,
@@ -52,6 +58,15 @@ final class WebhookVerifier
         foreach ($secrets as $secret) {
             if (!is_string($secret) || $secret === '') {
                 throw new \InvalidArgumentException('dzpay: signingSecret(s) must be non-empty strings');
+            }
+            // 'whsec_', 'whsec_=' or 'whsec_A' key the HMAC with nothing (or next to
+            // nothing) that anyone could not guess: every forged webhook would verify.
+            if (str_starts_with($secret, 'whsec_') && strlen(Signature::standardKey($secret)) < self::MIN_WHSEC_KEY_BYTES) {
+                throw new \InvalidArgumentException(sprintf(
+                    'dzpay: a whsec_ webhook signing secret must decode to at least %d bytes of key; one of the secrets given decodes to %d (cut short or mistyped? copy the whole secret dzpay gave)',
+                    self::MIN_WHSEC_KEY_BYTES,
+                    strlen(Signature::standardKey($secret)),
+                ));
             }
         }
         if ($toleranceSeconds < 0) {
