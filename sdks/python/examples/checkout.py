@@ -24,12 +24,27 @@ import threading
 import urllib.parse
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Dict, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 import dzpay
 from dzpay.types import WebhookEvent
 
 PRICE_CENTIMES = 150050  # 1 500,50 DA: the payments API counts in centimes
+MAX_BODY_BYTES = 1024 * 1024
+
+
+def content_length_problem(values: Optional[List[str]], limit: int) -> Optional[Tuple[int, str]]:
+    """What is wrong with a request's Content-Length: ``(400, why)`` when it is missing,
+    sent twice or not a plain decimal number, ``(413, why)`` above ``limit`` bytes; else
+    ``None``. A body is never cut short: a truncated body could not verify anyway."""
+    if not values or len(values) != 1:
+        return 400, "Content-Length is required, once"
+    value = values[0].strip()
+    if not value.isascii() or not value.isdigit():
+        return 400, "Content-Length must be a number of bytes"
+    if int(value) > limit:
+        return 413, "the body is too large"
+    return None
 
 
 class Orders:
@@ -66,13 +81,34 @@ def make_handler(client: dzpay.DzpayClient, orders: Orders, *, public_url: str, 
                 )
             elif url.path == "/return":
                 reference = urllib.parse.parse_qs(url.query).get("reference", [""])[0]
-                self._page(200, self._outcome(reference))
+                try:
+                    outcome = self._outcome(reference)
+                except dzpay.DzpayError as error:
+                    # dzpay unreachable or refusing: say so, and let the payer reload.
+                    self.log_error("get_payment failed: %r", error)
+                    self._page(
+                        502,
+                        "<h1>We could not check your payment yet</h1>"
+                        f"<p>Order {html.escape(reference)}: please reload this page in a "
+                        "moment. If you paid, your order will be confirmed.</p>",
+                    )
+                    return
+                self._page(200, outcome)
             else:
                 self._page(404, "<p>Not found</p>")
 
         def do_POST(self) -> None:
-            length = int(self.headers.get("content-length") or 0)
-            raw_body = self.rfile.read(min(length, 1024 * 1024))
+            problem = content_length_problem(
+                self.headers.get_all("content-length"), MAX_BODY_BYTES
+            )
+            if problem is not None:
+                status, why = problem
+                self.close_connection = True  # the body, if any, is left unread
+                self._page(status, f"<p>{html.escape(why)}</p>")
+                return
+            length = int(self.headers["content-length"])
+            # Every byte announced (a webhook's signature covers them all), never fewer.
+            raw_body = self.rfile.read(length)
             if self.path == "/webhooks/platform":
                 answer = dzpay.receive_webhook(
                     raw_body, self.headers, signing_secret=signing_secret, on_event=orders.on_event

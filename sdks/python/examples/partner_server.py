@@ -20,12 +20,26 @@ import os
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 import dzpay
 from dzpay.types import WebhookEvent
 
 MAX_BODY_BYTES = 1024 * 1024  # dzpay's events are a few kilobytes
+
+
+def content_length_problem(values: Optional[List[str]], limit: int) -> Optional[Tuple[int, str]]:
+    """What is wrong with a request's Content-Length: ``(400, why)`` when it is missing,
+    sent twice or not a plain decimal number, ``(413, why)`` above ``limit`` bytes; else
+    ``None``. A body is never cut short: a truncated body could not verify anyway."""
+    if not values or len(values) != 1:
+        return 400, "Content-Length is required, once"
+    value = values[0].strip()
+    if not value.isascii() or not value.isdigit():
+        return 400, "Content-Length must be a number of bytes"
+    if int(value) > limit:
+        return 413, "the body is too large"
+    return None
 
 
 class Bookshop:
@@ -93,10 +107,16 @@ def make_handler(
             if self.path.split("?", 1)[0] != f"{prefix}/webhooks/platform":
                 self._send(dzpay.error_response(404, "NOT_FOUND", "No such route"))
                 return
-            length = int(self.headers.get("content-length") or 0)
-            if length > MAX_BODY_BYTES:
-                self._send(dzpay.error_response(413, "PAYLOAD_TOO_LARGE", "the body is too large"))
+            problem = content_length_problem(
+                self.headers.get_all("content-length"), MAX_BODY_BYTES
+            )
+            if problem is not None:
+                status, why = problem
+                error = "PAYLOAD_TOO_LARGE" if status == 413 else "BAD_REQUEST"
+                self.close_connection = True  # the body, if any, is left unread
+                self._send(dzpay.error_response(status, error, why))
                 return
+            length = int(self.headers["content-length"])
             # The raw bytes, exactly as received: verify them before any JSON parsing.
             raw_body = self.rfile.read(length)
             self._send(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -42,7 +43,18 @@ class Recorded:
         return parse_qs(self.path.split("?", 1)[1]) if "?" in self.path else {}
 
 
-Body = Union[bytes, str, dict, list, None, Iterable[bytes]]
+@dataclass
+class Cut:
+    """An answer whose body stops short: the headers announce more than ``sent`` (as a
+    Content-Length, or as chunks never ended), ``delay`` seconds of silence follow (a
+    timeout, for a client that waits less), then the connection is closed (a reset)."""
+
+    sent: bytes = b""
+    delay: float = 0.0
+    chunked: bool = False
+
+
+Body = Union[bytes, str, dict, list, None, Iterable[bytes], Cut]
 Answer = Tuple[int, Dict[str, str], Body]
 
 
@@ -103,6 +115,23 @@ def _handler(fake: FakeDzpay) -> type:
             status, headers, answer = fake.next_answer(request)
             self.send_response(status)
             headers = {k.lower(): v for k, v in headers.items()}
+            if isinstance(answer, Cut):
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                if answer.chunked:
+                    self.send_header("transfer-encoding", "chunked")
+                else:
+                    self.send_header("content-length", str(len(answer.sent) + 1000))
+                self.end_headers()
+                if answer.chunked and answer.sent:
+                    self.wfile.write(f"{len(answer.sent):x}\r\n".encode() + answer.sent + b"\r\n")
+                else:
+                    self.wfile.write(answer.sent)
+                self.wfile.flush()
+                if answer.delay:
+                    time.sleep(answer.delay)
+                self.close_connection = True
+                return
             chunked = isinstance(answer, list) and bool(answer) and all(isinstance(c, bytes) for c in answer)
             if isinstance(answer, (dict, list)) and not chunked:
                 payload: Optional[bytes] = json.dumps(answer).encode()

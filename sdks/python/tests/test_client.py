@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import io
 import socket
+import threading
 from datetime import date, datetime, timezone
+from decimal import Decimal
+from typing import Any, List, Optional
 
 import pytest
 
 import dzpay
-from conftest import FakeDzpay
+from conftest import Cut, FakeDzpay
 
 PAYMENT_ID = "3f1c2b9e-7a41-4d0b-9c55-2e8f6a1d4b70"
 
@@ -491,3 +494,293 @@ def test_xlsx_exports_are_bytes(fake: FakeDzpay, client: dzpay.DzpayClient) -> N
     fake.answer(200, b"PK\x03\x04xlsx", {"content-type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"})
     assert client.export_payments_xlsx(channel="AGENCY") == b"PK\x03\x04xlsx"
     assert fake.requests[0].path == "/api/v1/payments/export?channel=AGENCY&format=xlsx"
+
+
+# ---- The Idempotency-Key travels with every error ----
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_every_error_of_a_call_with_an_idempotency_key_carries_it(fake: FakeDzpay, client: dzpay.DzpayClient) -> None:
+    fake.error(409, "PAYMENT_INSTANCE409_NOT_REFUNDABLE", "not refundable")
+    with pytest.raises(dzpay.ConflictError) as conflict:
+        client.refund_payment(PAYMENT_ID, amount=1000, idempotency_key="refund-ORDER-7-1")
+    assert conflict.value.idempotency_key == "refund-ORDER-7-1"
+
+    fake.error(400, "VALIDATION400_BAD_REQUEST")
+    with pytest.raises(dzpay.BadRequestError) as refused:
+        client.register_payment(amount=5000, reference="R-1")
+    made = fake.requests[-1].headers["idempotency-key"]
+    assert refused.value.idempotency_key == made and len(made) == 36
+
+    fake.ok(REGISTERED, status=200)  # registrations answer 201
+    with pytest.raises(dzpay.UnexpectedResponseError) as unexpected:
+        client.register_payment(amount=5000, reference="R-1", idempotency_key="order-r-1")
+    assert unexpected.value.idempotency_key == "order-r-1"
+
+    fake.error(404, "PAYMENT_INSTANCE404_NOT_FOUND")
+    with pytest.raises(dzpay.NotFoundError) as missing:
+        client.get_payment(PAYMENT_ID)
+    assert missing.value.idempotency_key is None
+
+
+def test_a_refund_without_an_answer_says_which_key_to_send_again() -> None:
+    client = dzpay.DzpayClient(api_key="pk_test_abc", base_url=f"http://127.0.0.1:{_closed_port()}", timeout=2)
+    client._sleep = lambda _seconds: None  # type: ignore[assignment]
+    with pytest.raises(dzpay.APIConnectionError) as lost:
+        client.refund_payment(PAYMENT_ID, idempotency_key="refund-ORDER-7-1")
+    assert lost.value.idempotency_key == "refund-ORDER-7-1"
+    with pytest.raises(dzpay.APIConnectionError) as made:
+        client.register_payment(amount=5000, reference="R-1")
+    assert made.value.idempotency_key is not None and len(made.value.idempotency_key) == 36
+    with pytest.raises(dzpay.APIConnectionError) as read:
+        client.get_payment(PAYMENT_ID)
+    assert read.value.idempotency_key is None
+
+
+# ---- 409: the key's first request is still running ----
+
+
+def test_a_409_in_progress_is_waited_out_like_a_503(fake: FakeDzpay, client: dzpay.DzpayClient) -> None:
+    fake.error(
+        409,
+        "IDEMPOTENCY409_KEY_REUSED",
+        "a request with this Idempotency-Key is still running; retry shortly",
+        details={"inProgress": True},
+        headers={"retry-after": "2"},
+    )
+    fake.ok(REGISTERED, status=201)
+    assert client.register_payment(amount=250000, reference="ORDER-1001", idempotency_key="order-1001")["id"] == PAYMENT_ID
+    assert len(fake.requests) == 2
+    assert {r.headers["idempotency-key"] for r in fake.requests} == {"order-1001"}
+    assert client._sleep == [2.0]  # type: ignore[comparison-overlap]
+
+
+def test_a_409_in_progress_from_an_older_server_is_known_by_its_message(fake: FakeDzpay, client: dzpay.DzpayClient) -> None:
+    fake.error(409, "IDEMPOTENCY409_KEY_REUSED", "a request with this Idempotency-Key is still running; retry shortly")
+    fake.ok({**PAYMENT, "refund": {"id": PAYMENT_ID, "amount": 1000, "status": "succeeded"}})
+    client.refund_payment(PAYMENT_ID, amount=1000, idempotency_key="refund-1")
+    assert len(fake.requests) == 2
+    (delay,) = client._sleep  # type: ignore[misc]
+    assert 0.5 <= delay <= 0.625
+
+
+def test_a_409_in_progress_stops_after_max_retries(fake: FakeDzpay, client: dzpay.DzpayClient) -> None:
+    for _ in range(3):
+        fake.error(409, "IDEMPOTENCY409_KEY_REUSED", "still busy", details={"inProgress": True}, headers={"retry-after": "1"})
+    with pytest.raises(dzpay.ConflictError) as caught:
+        client.refund_payment(PAYMENT_ID, idempotency_key="refund-1")
+    assert len(fake.requests) == 3 and caught.value.details == {"inProgress": True}
+    fake.error(409, "IDEMPOTENCY409_KEY_REUSED", "still busy", details={"inProgress": True}, headers={"retry-after": "3600"})
+    with pytest.raises(dzpay.ConflictError):
+        client.refund_payment(PAYMENT_ID, idempotency_key="refund-1")
+    assert len(fake.requests) == 4
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "details"),
+    [
+        ("IDEMPOTENCY409_KEY_REUSED", "this Idempotency-Key was used with another body", None),
+        ("IDEMPOTENCY409_KEY_REUSED", "this Idempotency-Key was used with another body", {"inProgress": False}),
+        ("IDEMPOTENCY409_KEY_REUSED", "a request with this idempotency-key is STILL running", {"inProgress": "true"}),
+        ("PAYMENT_INSTANCE409_DUPLICATE_REFERENCE", "duplicate", None),
+        ("PAYMENT_INSTANCE409_REFUND_PENDING", "a refund is pending", None),
+    ],
+)
+def test_any_other_409_is_never_retried(
+    fake: FakeDzpay, client: dzpay.DzpayClient, code: str, message: str, details: Any
+) -> None:
+    fake.error(409, code, message, details=details, headers={"retry-after": "1"})
+    with pytest.raises(dzpay.ConflictError):
+        client.refund_payment(PAYMENT_ID, idempotency_key="refund-1")
+    assert len(fake.requests) == 1
+
+
+def test_a_409_in_progress_is_not_retried_where_repeating_is_unsafe(fake: FakeDzpay, client: dzpay.DzpayClient) -> None:
+    fake.error(409, "IDEMPOTENCY409_KEY_REUSED", "busy", details={"inProgress": True})
+    with pytest.raises(dzpay.ConflictError):
+        client.create_payment_link(label="Book", amount=150050)
+    assert len(fake.requests) == 1
+
+
+# ---- set_qr_config: single-use configurations are not sent twice ----
+
+
+def test_a_single_use_qr_config_is_not_sent_again_after_a_503(fake: FakeDzpay, client: dzpay.DzpayClient) -> None:
+    fake.error(503, "SERVICE503_UNAVAILABLE", headers={"retry-after": "1"})
+    with pytest.raises(dzpay.ServiceUnavailableError):
+        client.set_qr_config("QR-1", [1500], single_use=True)
+    assert len(fake.requests) == 1
+    fake.error(503, "SERVICE503_UNAVAILABLE", headers={"retry-after": "1"})
+    fake.answer(200, {"statusCode": 200, "message": "QR configuration set"})
+    client.set_qr_config("QR-1", [1500], single_use=False)
+    assert len(fake.requests) == 3
+    # A 429 was refused before anything happened: retried even when single-use.
+    fake.answer(429, {"statusCode": 429, "message": "slow down"}, {"retry-after": "1"})
+    fake.answer(200, {"statusCode": 200, "message": "QR configuration set"})
+    client.set_qr_config("QR-1", [1500], single_use=True)
+    assert len(fake.requests) == 5
+
+
+def test_a_single_use_qr_config_is_not_sent_again_after_a_lost_connection() -> None:
+    client = dzpay.DzpayClient(api_key="pk_test_abc", base_url=f"http://127.0.0.1:{_closed_port()}", timeout=2)
+    sleeps: List[float] = []
+    client._sleep = sleeps.append  # type: ignore[assignment]
+    with pytest.raises(dzpay.APIConnectionError):
+        client.set_qr_config("QR-1", [1500], single_use=True)
+    assert sleeps == []
+    with pytest.raises(dzpay.APIConnectionError):
+        client.set_qr_config("QR-1", [1500], single_use=False)
+    assert len(sleeps) == 2
+
+
+# ---- last_response: per thread, only for a call that succeeded ----
+
+
+def test_last_response_belongs_to_the_thread_that_made_the_call(fake: FakeDzpay, client: dzpay.DzpayClient) -> None:
+    fake.ok(PAYMENT, headers={"x-ratelimit-remaining": "7"})
+    seen: List[Optional[dzpay.LastResponse]] = []
+
+    def other_thread() -> None:
+        client.get_payment(PAYMENT_ID)
+        seen.append(client.last_response)
+
+    worker = threading.Thread(target=other_thread)
+    worker.start()
+    worker.join(10)
+    assert seen[0] is not None and seen[0].headers["x-ratelimit-remaining"] == "7"
+    assert client.last_response is None
+
+
+def test_last_response_is_reset_when_a_call_starts_and_kept_only_for_a_parsed_answer(
+    fake: FakeDzpay, client: dzpay.DzpayClient
+) -> None:
+    fake.ok(PAYMENT)
+    client.get_payment(PAYMENT_ID)
+    assert client.last_response is not None
+    fake.error(404, "PAYMENT_INSTANCE404_NOT_FOUND")
+    with pytest.raises(dzpay.NotFoundError):
+        client.get_payment(PAYMENT_ID)
+    assert client.last_response is None
+    fake.answer(200, "<html>a proxy</html>", {"content-type": "text/html"})
+    with pytest.raises(dzpay.UnexpectedResponseError):
+        client.get_payment(PAYMENT_ID)
+    assert client.last_response is None
+    fake.ok(REGISTERED, status=200)  # not the 201 a registration answers
+    with pytest.raises(dzpay.UnexpectedResponseError):
+        client.register_payment(amount=5000, reference="R-1")
+    assert client.last_response is None
+
+
+def test_last_response_is_not_set_for_a_body_cut_off(fake: FakeDzpay, client: dzpay.DzpayClient) -> None:
+    fake.ok(PAYMENT)
+    client.get_payment(PAYMENT_ID)
+    fake.answer(200, Cut(b'{"statusCode":200,"data":'), {"content-type": "application/json"})
+    with pytest.raises(dzpay.APIConnectionError):
+        client.send_test_webhook()
+    assert client.last_response is None
+
+
+# ---- A body cut off by a timeout or a reset ----
+
+
+def test_a_json_body_cut_off_is_retried_when_safe(fake: FakeDzpay, client: dzpay.DzpayClient) -> None:
+    fake.answer(200, Cut(b'{"statusCode":200,"data":{"id"'), {"content-type": "application/json"})
+    fake.ok(PAYMENT)
+    assert client.get_payment(PAYMENT_ID)["id"] == PAYMENT_ID
+    assert len(fake.requests) == 2 and len(client._sleep) == 1  # type: ignore[arg-type]
+    assert client.last_response is not None and client.last_response.status == 200
+
+
+def test_a_json_body_cut_off_raises_a_connection_error_with_the_key(fake: FakeDzpay, client: dzpay.DzpayClient) -> None:
+    for _ in range(3):
+        fake.answer(202, Cut(b'{"statusCode":202'), {"content-type": "application/json"})
+    with pytest.raises(dzpay.APIConnectionError) as caught:
+        client.refund_payment(PAYMENT_ID, idempotency_key="refund-ORDER-7-1")
+    assert caught.value.idempotency_key == "refund-ORDER-7-1" and caught.value.status is None
+    assert len(fake.requests) == 3
+    # Not safe to repeat: raised at once.
+    fake.answer(200, Cut(b'{"statusCode":200'), {"content-type": "application/json"})
+    with pytest.raises(dzpay.APIConnectionError):
+        client.send_test_webhook()
+    assert len(fake.requests) == 4
+
+
+def test_a_timeout_while_reading_the_body_is_a_connection_error(fake: FakeDzpay) -> None:
+    client = dzpay.DzpayClient(api_key="pk_test_abc", base_url=fake.url, timeout=0.3, max_retries=0)
+    fake.answer(200, Cut(b'{"statusCode":200', delay=1.0), {"content-type": "application/json"})
+    with pytest.raises(dzpay.APIConnectionError) as caught:
+        client.get_payment(PAYMENT_ID)
+    assert isinstance(caught.value.__cause__, OSError)
+
+
+def test_binary_downloads_cut_off_are_connection_errors(fake: FakeDzpay, client: dzpay.DzpayClient) -> None:
+    fake.answer(200, Cut(b"%PDF-1.7 and then"), {"content-type": "application/pdf"})
+    with pytest.raises(dzpay.APIConnectionError):
+        client.download_statement("2026-11")
+    fake.answer(200, Cut(b"\x89PNG"), {"content-type": "image/png"})
+    with pytest.raises(dzpay.APIConnectionError):
+        client.qr_code_image("QR-1", format="png")
+    fake.answer(200, Cut(b"PK\x03\x04"), {"content-type": "application/vnd.ms-excel"})
+    with pytest.raises(dzpay.APIConnectionError):
+        client.export_payments_xlsx()
+    assert client.last_response is None
+
+
+@pytest.mark.parametrize("read", ["iter_bytes", "iter_rows", "iter_dicts", "read", "write_to"])
+def test_a_csv_export_cut_off_is_a_connection_error(fake: FakeDzpay, client: dzpay.DzpayClient, read: str) -> None:
+    fake.answer(200, Cut(b"id,reference\r\nid-1,ORDER-1\r\nid-2,ORD", chunked=True), {"content-type": "text/csv"})
+    export = client.export_payments()
+    with pytest.raises(dzpay.APIConnectionError):
+        if read == "write_to":
+            export.write_to(io.BytesIO())
+        else:
+            result = getattr(export, read)()
+            if read != "read":
+                list(result)
+
+
+# ---- Amounts in centimes are positive ints ----
+
+
+@pytest.mark.parametrize("amount", [1500.0, 1500.5, True, "150050", Decimal("150050"), 0, -100, None])
+def test_amounts_in_centimes_must_be_positive_ints(fake: FakeDzpay, client: dzpay.DzpayClient, amount: Any) -> None:
+    with pytest.raises(ValueError, match="centimes"):
+        client.register_payment(amount=amount, reference="R-1")
+    if amount is not None:
+        with pytest.raises(ValueError, match="centimes"):
+            client.refund_payment(PAYMENT_ID, amount=amount)
+        with pytest.raises(ValueError, match="centimes"):
+            client.create_payment_link(label="Book", amount=amount)
+        with pytest.raises(ValueError, match="centimes"):
+            client.create_payment_link(label="Book", min_amount=amount, max_amount=900000)
+        with pytest.raises(ValueError, match="centimes"):
+            client.create_payment_link(label="Book", min_amount=100, max_amount=amount)
+    assert fake.requests == []
+
+
+# ---- Naive datetimes are refused ----
+
+
+def test_naive_datetimes_are_refused_before_sending(fake: FakeDzpay, client: dzpay.DzpayClient) -> None:
+    naive = datetime(2026, 12, 1, 10, 0)
+    with pytest.raises(ValueError, match="aware datetime"):
+        client.set_qr_config("QR-1", [1500], single_use=False, expires_at=naive)
+    with pytest.raises(ValueError, match="aware datetime"):
+        client.create_payment_link(label="Book", amount=150050, expires_at=naive)
+    with pytest.raises(ValueError, match="created_from"):
+        client.list_payments(created_from=naive)
+    with pytest.raises(ValueError, match="created_to"):
+        client.iter_payments(created_to=naive)
+    with pytest.raises(ValueError, match="aware datetime"):
+        client.export_payments(created_from=naive)
+    with pytest.raises(ValueError, match="aware datetime"):
+        client.export_payments_xlsx(created_to=naive)
+    assert fake.requests == []
+    fake.ok({"payments": [], "nextCursor": None})
+    client.list_payments(created_from=datetime(2026, 11, 1, 10, 0, tzinfo=timezone.utc), created_to=date(2026, 11, 30))
+    assert fake.requests[0].query == {"createdFrom": ["2026-11-01T10:00:00+00:00"], "createdTo": ["2026-11-30"]}

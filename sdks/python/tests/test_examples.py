@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import socket
 import sys
 import threading
 import time
@@ -10,7 +12,7 @@ import urllib.error
 import urllib.request
 from http.server import ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Dict, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -147,3 +149,92 @@ def test_checkout_registers_redirects_and_reads_the_outcome(fake: FakeDzpay) -> 
         status, _, page = call("GET", f"{url}/return?reference={reference}")
         assert status == 200 and "is paid" in page.decode()
         assert fake.requests[-1].path == f"/api/v1/payments/{payment_id}"
+
+
+# ---- Content-Length: checked, never truncated ----
+
+
+def raw_post(url: str, path: str, headers: List[str], body: bytes = b"") -> int:
+    """A POST with exactly these header lines (urllib would fix Content-Length); its status."""
+    host, port = url.split("//", 1)[1].split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as conn:
+        head = f"POST {path} HTTP/1.1\r\nHost: {host}\r\n" + "".join(f"{line}\r\n" for line in headers) + "\r\n"
+        conn.sendall(head.encode() + body)
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = conn.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    return int(answer.split(b" ", 2)[1])
+
+
+BAD_LENGTHS = [
+    ([], 400),
+    (["Content-Length: -1"], 400),
+    (["Content-Length: abc"], 400),
+    (["Content-Length: +5"], 400),
+    (["Content-Length: 5", "Content-Length: 5"], 400),
+    ([f"Content-Length: {1024 * 1024 + 1}"], 413),
+]
+
+
+@pytest.mark.parametrize(("headers", "status"), BAD_LENGTHS)
+def test_partner_server_checks_the_content_length(partner: Tuple[str, partner_server.Bookshop], headers: List[str], status: int) -> None:
+    url, shop = partner
+    assert raw_post(url, "/dzpay/webhooks/platform", headers) == status
+    assert shop.processed == set()
+
+
+@pytest.mark.parametrize(("headers", "status"), BAD_LENGTHS)
+def test_checkout_checks_the_content_length(fake: FakeDzpay, headers: List[str], status: int) -> None:
+    client = dzpay.DzpayClient(api_key="pk_test_abc", base_url=fake.url)
+    handler = checkout.make_handler(client, checkout.Orders(), public_url="http://shop.example", signing_secret=SIGNING_SECRET)
+    for url in serve(handler):
+        assert raw_post(url, "/webhooks/platform", headers) == status
+        assert raw_post(url, "/pay", headers) == status
+    assert fake.requests == []
+
+
+def test_checkout_answers_an_error_page_when_dzpay_cannot_be_read(fake: FakeDzpay) -> None:
+    client = dzpay.DzpayClient(api_key="pk_test_abc", base_url=fake.url, max_retries=0)
+    orders = checkout.Orders()
+    orders.payment_ids["ORDER-1"] = "3f1c2b9e-7a41-4d0b-9c55-2e8f6a1d4b70"
+    handler = checkout.make_handler(client, orders, public_url="http://shop.example", signing_secret=SIGNING_SECRET)
+    for url in serve(handler):
+        fake.error(500, "INTERNAL500_ERROR")
+        status, _, page = call("GET", f"{url}/return?reference=ORDER-1")
+        assert status == 502 and "reload" in page.decode()
+
+
+# ---- The README's code ----
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def python_blocks() -> List[str]:
+    return re.findall(r"```python\n(.*?)```", README.read_text("utf-8"), re.S)
+
+
+def test_readme_snippets_import_what_they_use() -> None:
+    blocks = python_blocks()
+    assert any("os.environ" in block for block in blocks)
+    for block in blocks:
+        if "os.environ" in block:
+            assert re.search(r"^import os$", block, re.M), block
+
+
+def test_readme_refunds_pass_a_key_and_say_to_reuse_it() -> None:
+    refunds = [block for block in python_blocks() if "refund_payment(" in block]
+    assert refunds
+    for block in refunds:
+        assert re.search(r"idempotency_key=\w", block), block
+    text = " ".join(README.read_text("utf-8").split())
+    assert "call again with the SAME key, never a new one" in text
+    assert "error.idempotency_key" in text
+
+
+def test_readme_says_a_not_found_status_has_no_payment() -> None:
+    text = " ".join(README.read_text("utf-8").split())
+    assert 'for `not_found`, `status["payment"]` is `None`' in text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any, List
 
 import pytest
@@ -125,3 +126,32 @@ def test_reference_from_path() -> None:
     assert dzpay.reference_from_path("/dzpay/", "/dzpay") is None
     assert dzpay.reference_from_path("/other/BOOK", "/dzpay") is None
     assert dzpay.reference_from_path("/dzpay/%FF", "/dzpay") is None
+
+
+def test_product_response_takes_a_decimal_with_two_places_as_a_json_number() -> None:
+    answer = dzpay.product_response("BOOK-42", Decimal("1500.50"))
+    assert answer.body["amount"] == 1500.5
+    assert answer.json_bytes() == b'{"reference":"BOOK-42","amount":1500.5,"currency":"DZD"}'
+    assert dzpay.product_response("B", Decimal("19.99")).json_bytes() == b'{"reference":"B","amount":19.99,"currency":"DZD"}'
+    assert dzpay.product_response("B", Decimal("1200")).json_bytes() == b'{"reference":"B","amount":1200,"currency":"DZD"}'
+    assert dzpay.product_response("B", Decimal("0.290")).body["amount"] == 0.29
+
+
+@pytest.mark.parametrize(
+    "amount",
+    [Decimal("1.005"), Decimal("0.001"), Decimal("NaN"), Decimal("sNaN"), Decimal("Infinity"), Decimal("-1"), Decimal("0"), Decimal("1e400")],
+)
+def test_product_response_refuses_decimals_dzpay_would_refuse(amount: Decimal) -> None:
+    with pytest.raises(ValueError):
+        dzpay.product_response("B", amount)
+
+
+@pytest.mark.parametrize("amount", [1e308, 1.7976931348623157e308, 10**307])
+def test_huge_amounts_are_a_value_error_not_an_overflow(amount: Any) -> None:
+    with pytest.raises(ValueError):
+        dzpay.product_response("B", amount)
+
+
+def test_lookup_headers_as_bytes() -> None:
+    assert check([(b"authorization", b"Bearer api-secret"), (b"x-timestamp", TS.encode())]).ok
+    assert check({b"Authorization": b"Bearer api-secret", b"X-Timestamp": TS.encode()}).ok

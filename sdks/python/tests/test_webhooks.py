@@ -4,8 +4,13 @@ vectors (sdks/signature-vectors.json, when present) and the cases the Node SDK c
 from __future__ import annotations
 
 import base64
+import gc
+import hashlib
+import hmac
+import inspect
 import json
 import re
+import warnings
 from datetime import datetime, timezone
 from email.message import Message
 from pathlib import Path
@@ -180,7 +185,7 @@ def _as_http_server_headers(headers: Dict[str, Any]) -> Message:
 
 
 @pytest.mark.parametrize("form", ["dict", "http.server"])
-@pytest.mark.parametrize("vector", _vectors(), ids=lambda v: str(v.get("name")))
+@pytest.mark.parametrize("vector", _vectors(), ids=lambda v: str(v.get("name")) if isinstance(v, dict) else str(v))
 def test_signature_vectors(vector: Dict[str, Any], form: str) -> None:
     secret = vector.get("secrets", vector.get("secret"))
     secrets = {"signing_secrets": secret} if isinstance(secret, list) else {"signing_secret": secret}
@@ -434,3 +439,106 @@ def test_payment_link_of() -> None:
     assert dzpay.payment_link_of(f"link-{link}-0") is None
     assert dzpay.payment_link_of(f"link-{link}-3\n") is None
     assert dzpay.payment_link_of("BOOK-42") is None
+
+
+# ---- whsec_ secrets too short to be a key ----
+
+
+SHORT_WHSEC = ["whsec_", "whsec_x", "whsec_===", "whsec_!!!!", "whsec_" + base64.b64encode(b"k" * 15).decode()]
+
+
+@pytest.mark.parametrize("secret", SHORT_WHSEC)
+def test_a_whsec_secret_that_decodes_to_less_than_16_bytes_is_refused(secret: str) -> None:
+    # With an empty key anyone can sign: this request would verify.
+    forged = dict(standard_headers(BODY, ["whsec_" + base64.b64encode(bytes(16)).decode()]))
+    empty_key = hmac.new(b"", f"evt-42.{NOW}.".encode() + BODY.encode(), hashlib.sha256).digest()
+    forged["webhook-signature"] = "v1," + base64.b64encode(empty_key).decode()
+    calls = [
+        lambda: dzpay.verify_webhook(BODY, forged, signing_secret=secret, now=NOW),
+        lambda: dzpay.verify_webhook(BODY, {}, signing_secret=secret, now=NOW),
+        lambda: dzpay.verify_webhook(BODY, forged, signing_secrets=[SECRET, secret], now=NOW),
+        lambda: dzpay.construct_event(BODY, forged, signing_secret=secret, now=NOW),
+        lambda: dzpay.receive_webhook(BODY, forged, signing_secret=secret, now=NOW, on_event=lambda _e: None),
+        lambda: dzpay.receive_webhook(BODY, x_headers(BODY), signing_secrets=[secret], now=NOW, on_event=lambda _e: None),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError) as refused:
+            call()
+        assert "16 bytes" in str(refused.value)
+        if len(secret) > len("whsec_") + 3:
+            assert secret[6:] not in str(refused.value)
+
+
+def test_whsec_secrets_of_16_bytes_and_plain_secrets_are_accepted() -> None:
+    sixteen = "whsec_" + base64.b64encode(b"0123456789abcdef").decode()
+    assert verify(BODY, standard_headers(BODY, [sixteen]), signing_secret=sixteen).ok
+    # Lenient, as dzpay's Node signer decodes: URL-safe letters, no padding.
+    urlsafe = "whsec_" + base64.urlsafe_b64encode(bytes(range(250, 256)) * 3).decode().rstrip("=")
+    assert verify(BODY, standard_headers(BODY, [urlsafe]), signing_secret=urlsafe).ok
+    assert verify(BODY, x_headers(BODY, "x"), signing_secret="x").ok
+
+
+# ---- receive_webhook's callbacks ----
+
+
+def test_an_async_on_event_is_refused_and_never_left_unawaited() -> None:
+    made: List[Any] = []
+
+    async def handler(event: Any) -> None:  # pragma: no cover - never runs
+        raise AssertionError("ran")
+
+    def on_event(event: Any) -> Any:
+        made.append(handler(event))
+        return made[-1]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(TypeError, match="awaitable"):
+            dzpay.receive_webhook(BODY, x_headers(BODY), signing_secret=SECRET, now=NOW, on_event=on_event)
+        assert inspect.getcoroutinestate(made[0]) == inspect.CORO_CLOSED
+        with pytest.raises(TypeError, match="on_event"):
+            dzpay.receive_webhook(BODY, x_headers(BODY), signing_secret=SECRET, now=NOW, on_event=handler)
+        gc.collect()
+
+
+def test_an_async_on_test_is_refused() -> None:
+    body = json.dumps({"id": "t", "type": "webhook.test", "createdAt": "2025-03-14T09:26:53Z", "data": {"message": "hi"}})
+
+    async def on_test(_event: Any) -> None:  # pragma: no cover - never runs
+        pass
+
+    with pytest.raises(TypeError, match="on_test"):
+        dzpay.receive_webhook(body, x_headers(body), signing_secret=SECRET, now=NOW, on_event=lambda _e: None, on_test=on_test)
+
+
+def test_on_test_or_on_error_raising_answers_503() -> None:
+    body = json.dumps({"id": "t", "type": "webhook.test", "createdAt": "2025-03-14T09:26:53Z", "data": {"message": "hi"}})
+
+    def broken_test(_event: Any) -> None:
+        raise RuntimeError("test handler down")
+
+    answer = dzpay.receive_webhook(body, x_headers(body), signing_secret=SECRET, now=NOW, on_event=lambda _e: None, on_test=broken_test)
+    assert answer.status == 503 and answer.body["error"] == "SERVICE_UNAVAILABLE"
+
+    def broken(_event: Any) -> None:
+        raise RuntimeError("database down")
+
+    def broken_log(_error: BaseException, _event: Any) -> None:
+        raise OSError("log disk full")
+
+    answer = dzpay.receive_webhook(BODY, x_headers(BODY), signing_secret=SECRET, now=NOW, on_event=broken, on_error=broken_log)
+    assert answer.status == 503 and answer.body["error"] == "SERVICE_UNAVAILABLE"
+
+
+# ---- Headers as bytes (ASGI) ----
+
+
+def test_asgi_headers_with_bytes_names_and_values() -> None:
+    headers = {**x_headers(BODY), **standard_headers(BODY, [SECRET])}
+    scope_headers = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in headers.items()]
+    assert verify(BODY, scope_headers).ok
+    assert verify(BODY, [[n, v] for n, v in scope_headers]).ok
+    assert verify(BODY, dict(scope_headers)).ok
+    assert verify(BODY, [(b"X-Signature", x_headers(BODY)["x-signature"].encode()), (b"X-Timestamp", str(NOW).encode())]).ok
+    twice = scope_headers + [(b"x-timestamp", str(NOW).encode())]
+    assert reason(verify(BODY, [h for h in twice if not h[0].startswith(b"webhook-")])) == "missing_headers"

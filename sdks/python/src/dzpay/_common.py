@@ -21,13 +21,17 @@ class HeaderItems(Protocol):
 
 Headers = Union[
     Mapping[str, Union[str, Sequence[str], None]],
+    Mapping[bytes, Union[bytes, Sequence[bytes], None]],
     HeaderItems,
     Iterable[Tuple[str, str]],
+    Iterable[Tuple[bytes, bytes]],
+    Iterable[Sequence[bytes]],
 ]
 """Request headers, in any of the forms Python servers give them: a mapping (``dict``,
 ``http.server``'s ``self.headers``, Django's ``request.headers``), a multi-valued one
 (werkzeug's ``Headers``, ``email.message.Message``) or a list of ``(name, value)``
-pairs. Names are matched without regard to case."""
+pairs, names and values as ``str`` or as ``bytes`` (an ASGI scope's ``headers``; bytes
+are read as latin-1). Names are matched without regard to case."""
 
 Now = Union[None, float, int, datetime]
 """The clock: ``None`` (now), unix seconds, or a ``datetime``."""
@@ -46,14 +50,16 @@ def header(headers: Any, name: str) -> Optional[str]:
     found: Optional[str] = None
     count = 0
     for key, value in _pairs(headers):
+        if isinstance(key, (bytes, bytearray)):
+            key = bytes(key).decode("latin-1")  # ASGI: names as bytes, like the values
         if not isinstance(key, str) or key.lower() != name or value is None:
             continue
         if isinstance(value, (list, tuple)):
             if len(value) != 1:
                 return None
             value = value[0]
-        if isinstance(value, bytes):
-            value = value.decode("latin-1")
+        if isinstance(value, (bytes, bytearray)):
+            value = bytes(value).decode("latin-1")
         found = str(value)
         count += 1
     return found if count == 1 and found != "" else None

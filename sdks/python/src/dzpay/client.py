@@ -14,8 +14,13 @@ is sent again after the ``Retry-After`` dzpay gave (else a short backoff), at mo
 ``max_retries`` times and never when dzpay asks to wait longer than ``max_retry_delay``.
 Registrations and refunds always carry an ``Idempotency-Key`` (yours, or one made per
 call) and every retry sends the same key with the same body, so a retry can never pay
-or refund twice. 503 and lost connections are retried only for operations that are safe
-to repeat; 429 (refused before anything happened) for every operation.
+or refund twice. 503 and lost connections (also a timeout or reset while an answer's body
+is read) are retried only for operations that are safe to repeat, and so is a 409
+``IDEMPOTENCY409_KEY_REUSED`` that says the key's first request is still running (a retry
+overtook it: the answer comes once that request ends); 429 (refused before anything
+happened) for every operation. Every ``DzpayError`` of a call that sent an
+``Idempotency-Key`` carries it as ``error.idempotency_key``: after an
+``APIConnectionError`` call again with that same key, never a new one.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import json
 import os
 import platform
 import random
-import socket
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -98,7 +103,7 @@ DEFAULT_MAX_RETRIES = 2
 DEFAULT_MAX_RETRY_DELAY = 60.0
 """The longest Retry-After the client waits for by itself (seconds)."""
 
-_RETRY_STATUSES = (429, 503)
+_STILL_RUNNING_PREFIX = "a request with this Idempotency-Key is still running"
 _NO_BODY: Any = object()
 _UNSET: Any = object()
 
@@ -113,7 +118,8 @@ InstantLike = Union[str, datetime, date]
 
 @dataclass(frozen=True)
 class LastResponse:
-    """The HTTP status and headers (lower-case names) of the client's last success."""
+    """The HTTP status and headers (lower-case names) of the last successful call made by
+    this thread."""
 
     status: int
     headers: Mapping[str, str]
@@ -159,8 +165,18 @@ class CsvExport:
     ``DzpayError`` is raised by ``export_payments`` itself, never halfway through.
     """
 
-    def __init__(self, response: Any, dialect: CsvDialect, headers: Dict[str, str]) -> None:
+    def __init__(
+        self,
+        response: Any,
+        dialect: CsvDialect,
+        headers: Dict[str, str],
+        *,
+        description: str = "GET /api/v1/payments/export",
+        idempotency_key: Optional[str] = None,
+    ) -> None:
         self._response = response
+        self._description = description
+        self._idempotency_key = idempotency_key
         self.dialect: CsvDialect = dialect
         self.headers = headers
         self.content_type: str = headers.get("content-type", "")
@@ -177,12 +193,22 @@ class CsvExport:
         self._consumed = True
         return self._response
 
+    def _cut_off(self, lost: BaseException) -> errors.APIConnectionError:
+        return errors.APIConnectionError(
+            f"{self._description}: the CSV stopped before its end ({lost!r})",
+            idempotency_key=self._idempotency_key,
+        )
+
     def iter_bytes(self, chunk_size: int = 64 * 1024) -> Iterator[bytes]:
-        """The file's bytes as they arrive (a spreadsheet-dialect file starts with a BOM)."""
+        """The file's bytes as they arrive (a spreadsheet-dialect file starts with a BOM).
+        A timeout or reset halfway raises ``APIConnectionError``."""
         response = self._take()
         try:
             while True:
-                chunk = response.read(chunk_size)
+                try:
+                    chunk = response.read(chunk_size)
+                except (OSError, HTTPException) as lost:
+                    raise self._cut_off(lost) from lost
                 if not chunk:
                     return
                 yield chunk
@@ -196,7 +222,15 @@ class CsvExport:
         response = self._take()
         try:
             text = io.TextIOWrapper(response, encoding="utf-8-sig", newline="")
-            yield from csv.reader(text, delimiter=self.delimiter)
+            rows = csv.reader(text, delimiter=self.delimiter)
+            while True:
+                try:
+                    row = next(rows)
+                except StopIteration:
+                    return
+                except (OSError, HTTPException) as lost:
+                    raise self._cut_off(lost) from lost
+                yield row
         finally:
             response.close()
 
@@ -299,10 +333,19 @@ class DzpayClient:
         )
         self._opener = urllib.request.build_opener(_NoRedirect())
         self._sleep: Callable[[float], None] = time.sleep
-        #: The last successful answer's status and headers (``idempotent-replayed``,
-        #: ``x-ratelimit-remaining``): read it right after the call, from the thread that
-        #: made it.
-        self.last_response: Optional[LastResponse] = None
+        self._local = threading.local()
+
+    @property
+    def last_response(self) -> Optional[LastResponse]:
+        """The status and headers (``idempotent-replayed``, ``x-ratelimit-remaining``) of
+        the last call this thread made, when it succeeded: each thread sees its own calls.
+        ``None`` once a call starts, and after a call that failed (a call succeeds once
+        its answer's body was read and parsed; ``export_payments`` once the CSV starts)."""
+        return cast(Optional[LastResponse], getattr(self._local, "last_response", None))
+
+    @last_response.setter
+    def last_response(self, value: Optional[LastResponse]) -> None:
+        self._local.last_response = value
 
     def __repr__(self) -> str:
         mode = "live" if self.api_key.startswith("pk_live_") else "test"
@@ -331,7 +374,11 @@ class DzpayClient:
         returns. Pass your own ``idempotency_key`` (e.g. your order id) to make the call
         safe to repeat across restarts; otherwise one is made for this call's retries.
         """
-        body: Dict[str, Any] = {"amount": amount, "currency": currency, "reference": reference}
+        body: Dict[str, Any] = {
+            "amount": _centimes("amount", amount),
+            "currency": currency,
+            "reference": reference,
+        }
         _put(body, "successUrl", success_url)
         _put(body, "failureUrl", failure_url)
         _put(body, "language", language)
@@ -364,10 +411,14 @@ class DzpayClient:
         ``result["refund"]["status"]`` is ``succeeded`` (HTTP 200) or ``pending`` (HTTP
         202: the card network's answer was lost). For a pending refund call again later
         with the **same** ``idempotency_key`` to learn its outcome; so keep the key you
-        pass (one is made for this call's retries when you pass none).
+        pass (one is made for this call's retries when you pass none). The same holds
+        when the call raises ``APIConnectionError`` (no answer: the refund may have been
+        made): call again with the same key, which every error carries as
+        ``error.idempotency_key``; a new key could refund twice.
         """
         body: Dict[str, Any] = {}
-        _put(body, "amount", amount)
+        if amount is not None:
+            body["amount"] = _centimes("amount", amount)
         return cast(
             RefundedPayment,
             self._data(
@@ -453,6 +504,9 @@ class DzpayClient:
     ) -> Iterator[PaymentListItem]:
         """Every payment the filters match, newest first, a page at a time (``page_size``
         1 to 100). The cursor is a keyset: new payments never shift the pages."""
+        # Checked now, not at the first page.
+        created_from = _instant(created_from, "created_from")
+        created_to = _instant(created_to, "created_to")
         return _paginate(
             lambda cursor: self.list_payments(
                 limit=page_size,
@@ -499,10 +553,16 @@ class DzpayClient:
             payment_link_id,
         )
         query["dialect"] = dialect
-        response, headers = self._send(
-            "GET", self.base_url, "/api/v1/payments/export", query=query, stream=True
+        answered, headers, response = self._send(
+            "GET", self.base_url, "/api/v1/payments/export", query=query, stream=True, read=False
         )
-        return CsvExport(response, dialect or "standard", headers)
+        self.last_response = LastResponse(answered, headers)
+        return CsvExport(
+            response,
+            dialect or "standard",
+            headers,
+            description="GET /api/v1/payments/export",
+        )
 
     def export_payments_xlsx(
         self,
@@ -563,15 +623,25 @@ class DzpayClient:
         """``POST /set-qr-config``: the DZD amounts a static QR code offers (one: paid
         directly; several: the payer picks), replacing any previous configuration.
         ``single_use`` clears it after the first successful payment; ``expires_at``
-        (ISO 8601) ends it, ``None`` keeps it until removed."""
+        (ISO 8601 with its offset, or an aware ``datetime``) ends it, ``None`` keeps it
+        until removed.
+
+        Sent again after a 503 or a lost connection only when ``single_use`` is not
+        ``True``: a single-use configuration may have been paid and cleared in between,
+        and sending it again would offer the amounts a second time."""
         body: Dict[str, Any] = {
             "token": token,
             "amounts": list(amounts),
-            "expiresAt": _instant(expires_at) if expires_at is not None else None,
+            "expiresAt": _instant(expires_at, "expires_at"),
             "singleUse": single_use,
         }
         self._data(
-            "POST", "/set-qr-config", body=body, base=self.partner_base_url, data=False, safe=True
+            "POST",
+            "/set-qr-config",
+            body=body,
+            base=self.partner_base_url,
+            data=False,
+            safe=single_use is not True,
         )
 
     def unset_qr_config(self, token: str) -> None:
@@ -628,12 +698,12 @@ class DzpayClient:
         """``POST /api/v1/payment-links``: a fixed ``amount``, or ``min_amount`` and
         ``max_amount`` for the payer to choose (centimes); share ``link["url"]``."""
         body: Dict[str, Any] = {"label": label}
-        _put(body, "amount", amount)
-        _put(body, "minAmount", min_amount)
-        _put(body, "maxAmount", max_amount)
+        _put(body, "amount", _centimes("amount", amount, optional=True))
+        _put(body, "minAmount", _centimes("min_amount", min_amount, optional=True))
+        _put(body, "maxAmount", _centimes("max_amount", max_amount, optional=True))
         _put(body, "currency", currency)
         _put(body, "singleUse", single_use)
-        _put(body, "expiresAt", _instant(expires_at) if expires_at is not None else None)
+        _put(body, "expiresAt", _instant(expires_at, "expires_at"))
         _put(body, "language", language)
         _put(body, "metadata", metadata)
         return cast(
@@ -931,7 +1001,7 @@ class DzpayClient:
         safe: Optional[bool] = None,
     ) -> Any:
         """A JSON call: the success body's ``data`` (``None`` when ``data`` is False)."""
-        response, headers = self._send(
+        status, headers, raw = self._send(
             method,
             base or self.base_url,
             path,
@@ -939,40 +1009,41 @@ class DzpayClient:
             body=body,
             idempotency_key=idempotency_key,
             safe=safe,
+            retry_read=True,
         )
-        status = response.status
-        with response:
-            raw = response.read()
         if status not in expected:
             raise errors.UnexpectedResponseError(
                 f"{method} {path} answered {status}, expected {' or '.join(map(str, expected))}",
                 status=status,
                 body=_parse_lenient(raw),
                 headers=headers,
+                idempotency_key=idempotency_key,
             )
-        if not data:
-            return None
-        parsed = _parse_lenient(raw)
-        if not isinstance(parsed, dict) or "data" not in parsed:
-            raise errors.UnexpectedResponseError(
-                f"{method} {path} answered {status} without a JSON data field",
-                status=status,
-                body=parsed,
-                headers=headers,
-            )
-        return parsed["data"]
+        result: Any = None
+        if data:
+            parsed = _parse_lenient(raw)
+            if not isinstance(parsed, dict) or "data" not in parsed:
+                raise errors.UnexpectedResponseError(
+                    f"{method} {path} answered {status} without a JSON data field",
+                    status=status,
+                    body=parsed,
+                    headers=headers,
+                    idempotency_key=idempotency_key,
+                )
+            result = parsed["data"]
+        self.last_response = LastResponse(status, headers)
+        return result
 
     def _bytes(self, path: str, query: Mapping[str, Any]) -> bytes:
-        response, _headers = self._send("GET", self.base_url, path, query=query, stream=True)
-        with response:
-            return cast(bytes, response.read())
+        status, headers, raw = self._send("GET", self.base_url, path, query=query, stream=True)
+        self.last_response = LastResponse(status, headers)
+        return cast(bytes, raw)
 
     def _image(self, path: str, query: Mapping[str, Any]) -> Image:
-        response, headers = self._send("GET", self.base_url, path, query=query, stream=True)
-        with response:
-            data = response.read()
+        status, headers, raw = self._send("GET", self.base_url, path, query=query, stream=True)
+        self.last_response = LastResponse(status, headers)
         return Image(
-            content_type=headers.get("content-type", ""), etag=headers.get("etag"), data=data
+            content_type=headers.get("content-type", ""), etag=headers.get("etag"), data=raw
         )
 
     def _send(
@@ -986,9 +1057,16 @@ class DzpayClient:
         idempotency_key: Optional[str] = None,
         safe: Optional[bool] = None,
         stream: bool = False,
-    ) -> Tuple[Any, Dict[str, str]]:
-        """Sends a request, retrying 429/503 as the module says; returns the open 2xx
-        response and its headers (lower-case names), or raises the error it answered."""
+        read: bool = True,
+        retry_read: bool = False,
+    ) -> Tuple[int, Dict[str, str], Any]:
+        """Sends a request, retrying as the module says; returns a 2xx answer's status,
+        headers (lower-case names) and body bytes (the open response when ``read`` is
+        False), or raises the error it answered, with ``idempotency_key``.
+
+        A body cut off by a timeout or reset raises ``APIConnectionError``; with
+        ``retry_read`` it is first sent again like a lost connection when safe."""
+        self.last_response = None
         url = base + path + _query_string(query)
         headers = {
             "x-api-key": self.api_key,
@@ -1013,36 +1091,51 @@ class DzpayClient:
                 response = self._opener.open(request, timeout=self.timeout)
             except urllib.error.HTTPError as failure:
                 response = failure
-            except (urllib.error.URLError, socket.timeout, ConnectionError, HTTPException) as lost:
+            except (OSError, HTTPException) as lost:
+                # URLError, a refused or reset connection, a timeout waiting for the answer.
                 if safe and attempt < self.max_retries:
                     self._sleep(_backoff(attempt))
                     attempt += 1
                     continue
                 reason = getattr(lost, "reason", lost)
                 raise errors.APIConnectionError(
-                    f"{method} {path}: no answer from {base} ({reason})"
+                    f"{method} {path}: no answer from {base} ({reason})",
+                    idempotency_key=idempotency_key,
                 ) from lost
 
             status = getattr(response, "status", None) or response.getcode()
             answer_headers = {k.lower(): v for k, v in response.headers.items()}
             if 200 <= status < 300:
-                self.last_response = LastResponse(status, answer_headers)
-                return response, answer_headers
+                if not read:
+                    return status, answer_headers, response
+                try:
+                    with response:
+                        raw = response.read()
+                except (OSError, HTTPException) as cut:
+                    if retry_read and safe and attempt < self.max_retries:
+                        self._sleep(_backoff(attempt))
+                        attempt += 1
+                        continue
+                    raise errors.APIConnectionError(
+                        f"{method} {path}: the answer from {base} was cut off ({cut!r})",
+                        idempotency_key=idempotency_key,
+                    ) from cut
+                return status, answer_headers, raw
 
             raw = _read_and_close(response)
+            parsed = _parse_lenient(raw)
             retry_after = _retry_after(answer_headers.get("retry-after"))
-            if (
-                status in _RETRY_STATUSES
-                and (status == 429 or safe)
-                and attempt < self.max_retries
-            ):
+            # 503: not done, retry later. A 409 whose key's first request still runs (a
+            # retry overtook it) is waited out the same way. Any other 409 is final.
+            busy = status == 503 or (status == 409 and _still_running(parsed))
+            if attempt < self.max_retries and (status == 429 or (busy and safe)):
                 delay = retry_after if retry_after is not None else _backoff(attempt)
                 if delay <= self.max_retry_delay:
                     self._sleep(delay)
                     attempt += 1
                     continue
             raise errors.error_from_response(
-                status, _parse_lenient(raw), answer_headers, retry_after
+                status, parsed, answer_headers, retry_after, idempotency_key=idempotency_key
             )
 
 
@@ -1056,6 +1149,19 @@ def _new_key() -> str:
 def _put(body: Dict[str, Any], name: str, value: Any) -> None:
     if value is not None:
         body[name] = value
+
+
+def _centimes(name: str, value: Any, *, optional: bool = False) -> Any:
+    """An amount in centimes, checked before anything is sent: a positive ``int``
+    (neither ``bool`` nor ``float``, even 1500.0, nor ``Decimal``)."""
+    if value is None and optional:
+        return None
+    if type(value) is not int or value <= 0:
+        raise ValueError(
+            f"dzpay: {name} must be a positive int of centimes (dinars x 100), "
+            f"not {type(value).__name__} {value!r}"
+        )
+    return value
 
 
 def _segment(value: str) -> str:
@@ -1088,8 +1194,17 @@ def _day(value: Optional[DateLike]) -> Optional[str]:
     return value
 
 
-def _instant(value: InstantLike) -> str:
+def _instant(value: Optional[InstantLike], name: str) -> Optional[str]:
+    """An instant as ISO 8601. A naive ``datetime`` (no time zone) is refused: dzpay
+    could only guess its offset, and a guess shifts it by hours."""
+    if value is None:
+        return None
     if isinstance(value, datetime):
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(
+                f"dzpay: {name} is a naive datetime; pass an aware datetime, "
+                "e.g. datetime.now(timezone.utc) or dt.replace(tzinfo=ZoneInfo('Africa/Algiers'))"
+            )
         return value.isoformat()
     if isinstance(value, date):
         return value.isoformat()
@@ -1112,8 +1227,8 @@ def _payment_filters(
         "channel": channel,
         "reference": reference,
         "referencePrefix": reference_prefix,
-        "createdFrom": _instant(created_from) if created_from is not None else None,
-        "createdTo": _instant(created_to) if created_to is not None else None,
+        "createdFrom": _instant(created_from, "created_from"),
+        "createdTo": _instant(created_to, "created_to"),
         "metadataKey": metadata_key,
         "metadataValue": metadata_value,
         "paymentLinkId": payment_link_id,
@@ -1156,6 +1271,18 @@ def _retry_after(value: Optional[str]) -> Optional[float]:
     if when is None:
         return None
     return max(0.0, when.timestamp() - time.time())
+
+
+def _still_running(body: Any) -> bool:
+    """Whether an error body is the 409 ``IDEMPOTENCY409_KEY_REUSED`` of a key whose first
+    request still runs: ``details.inProgress``, or older servers' message."""
+    if not isinstance(body, dict) or body.get("errorCode") != "IDEMPOTENCY409_KEY_REUSED":
+        return False
+    details = body.get("details")
+    if isinstance(details, dict) and details.get("inProgress") is True:
+        return True
+    message = body.get("message")
+    return isinstance(message, str) and message.startswith(_STILL_RUNNING_PREFIX)
 
 
 def _read_and_close(response: Any) -> bytes:

@@ -56,6 +56,11 @@ class DzpayError(Exception):
     """The answer's headers, names in lower case."""
     timestamp: Optional[str]
     """The envelope's ``timestamp`` (ISO 8601 UTC)."""
+    idempotency_key: Optional[str]
+    """The ``Idempotency-Key`` the failed call sent (yours, or the one made for it);
+    ``None`` when it sent none. After an ``APIConnectionError`` or a pending refund, call
+    again with this same key, never a new one: dzpay then answers what the first request
+    did instead of doing it twice."""
 
     def __init__(
         self,
@@ -69,6 +74,7 @@ class DzpayError(Exception):
         retry_after: Optional[float] = None,
         headers: Optional[Mapping[str, str]] = None,
         timestamp: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
     ) -> None:
         label = f"dzpay answered {status}" if status is not None else "dzpay"
         code = f" {error_code}" if error_code else ""
@@ -82,6 +88,7 @@ class DzpayError(Exception):
         self.retry_after = retry_after
         self.headers = {k.lower(): v for k, v in (headers or {}).items()}
         self.timestamp = timestamp
+        self.idempotency_key = idempotency_key
 
     def __repr__(self) -> str:
         return (
@@ -110,7 +117,9 @@ class NotFoundError(DzpayError):
 
 class ConflictError(DzpayError):
     """409: duplicate reference, Idempotency-Key reused with another body, not refundable,
-    refund pending, not cancellable, receipt not available, …"""
+    refund pending, not cancellable, receipt not available, … An
+    ``IDEMPOTENCY409_KEY_REUSED`` whose first request is still running
+    (``details["inProgress"]``) is retried by the client first, like a 503."""
 
 
 class GoneError(DzpayError):
@@ -139,7 +148,9 @@ class ServiceUnavailableError(DzpayError):
 
 
 class APIConnectionError(DzpayError):
-    """No answer: the connection failed or timed out. ``status`` is ``None``."""
+    """No answer, or not all of it: the connection failed, was reset or timed out (also
+    while the answer's body was being read). ``status`` is ``None``. dzpay may have acted
+    on the request: send it again with ``idempotency_key``, when it had one."""
 
 
 class UnexpectedResponseError(DzpayError):
@@ -190,6 +201,7 @@ def error_from_response(
     body: Any,
     headers: Optional[Mapping[str, str]] = None,
     retry_after: Optional[float] = None,
+    idempotency_key: Optional[str] = None,
 ) -> DzpayError:
     """The exception for an answer: ``body`` is the parsed JSON (or the text)."""
     error_code: Optional[str] = None
@@ -223,4 +235,5 @@ def error_from_response(
         retry_after=retry_after,
         headers=headers,
         timestamp=timestamp,
+        idempotency_key=idempotency_key,
     )

@@ -15,6 +15,7 @@ import math
 import re
 import urllib.parse
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Callable, Dict, Optional, Union
 
 from ._common import (
@@ -103,12 +104,35 @@ def _js_round(value: float) -> float:
 
 
 def _has_at_most_two_decimals(dzd: float) -> bool:
-    return _js_round(dzd * 100) / 100 == dzd
+    try:
+        return _js_round(dzd * 100) / 100 == dzd
+    except OverflowError:  # dzd * 100 is infinite: too large for dzpay (and for JavaScript)
+        return False
+
+
+def _decimal_places_at_most_two(amount: Decimal) -> bool:
+    """Whether a finite ``Decimal`` has at most two decimal places, trailing zeros
+    aside (``1500.50`` and ``1500.500`` do; ``1500.505`` does not). Exact, whatever the
+    decimal context."""
+    _sign, digits, exponent = amount.as_tuple()
+    if not isinstance(exponent, int):  # NaN or infinity
+        return False
+    places = list(digits)
+    while exponent < -2 and len(places) > 1 and places[-1] == 0:
+        places.pop()
+        exponent += 1
+    return exponent >= -2 or places == [0]
+
+
+def _json_amount(amount: Decimal) -> Union[int, float]:
+    """A ``Decimal`` as the JSON number dzpay reads (JavaScript's nearest double)."""
+    integral = amount.to_integral_value()
+    return int(integral) if integral == amount else float(amount)
 
 
 def product_response(
     reference: str,
-    amount: Union[int, float],
+    amount: Union[int, float, Decimal],
     *,
     label: Optional[str] = None,
     description: Optional[str] = None,
@@ -118,13 +142,29 @@ def product_response(
     """200 with the product, checked as dzpay will check it: ``reference`` 1 to 255
     characters, ``amount`` in DZD, positive, at most two decimals (1500.5, never
     1500.505), ``label`` up to 200 and ``description`` up to 1000 characters.
-    A product dzpay would refuse raises ``ValueError``: the bug is yours to fix."""
+    ``amount`` may be a ``decimal.Decimal`` (finite, at most two decimal places), sent as
+    a JSON number. A product dzpay would refuse raises ``ValueError``: the bug is yours
+    to fix."""
     problems = []
     if not isinstance(reference, str) or not 1 <= utf16_length(reference) <= 255:
         problems.append("reference must be 1 to 255 characters")
-    if not finite_number(amount) or amount <= 0:
+    sent: Any = amount
+    if isinstance(amount, Decimal):
+        if not amount.is_finite() or amount <= 0:
+            problems.append("amount must be a positive, finite number of DZD")
+            sent = None
+        elif not _decimal_places_at_most_two(amount):
+            problems.append("amount must have at most two decimals")
+            sent = None
+        else:
+            sent = _json_amount(amount)
+    if sent is None:
+        pass
+    elif not finite_number(sent) or sent <= 0:
         problems.append("amount must be a positive number of DZD")
-    elif not _has_at_most_two_decimals(float(amount)):
+    elif math.isinf(float(sent) * 100):
+        problems.append("amount is too large")
+    elif not _has_at_most_two_decimals(float(sent)):
         problems.append("amount must have at most two decimals")
     if currency != "DZD":
         problems.append("currency must be DZD")
@@ -138,7 +178,7 @@ def product_response(
         problems.append("metadata must be a JSON object")
     if problems:
         raise ValueError("dzpay: a product dzpay would refuse: " + "; ".join(problems))
-    body: Dict[str, Any] = {"reference": reference, "amount": amount, "currency": "DZD"}
+    body: Dict[str, Any] = {"reference": reference, "amount": sent, "currency": "DZD"}
     if label is not None:
         body["label"] = label
     if description is not None:

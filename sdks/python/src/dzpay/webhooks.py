@@ -8,7 +8,9 @@ API secret, which travels in ``Authorization`` and proves nothing about the body
 * Standard Webhooks: ``webhook-signature`` holds space-separated ``v1,<base64>`` entries,
   each the HMAC-SHA256 of ``{webhook-id}.{webhook-timestamp}.{raw body}``; a secret
   written ``whsec_<base64>`` is keyed with the decoded bytes, any other with its UTF-8
-  bytes. During a rotation it carries one entry per valid secret.
+  bytes. During a rotation it carries one entry per valid secret. A ``whsec_`` secret
+  whose base64 decodes to fewer than 16 bytes (``whsec_``, a truncated copy) is refused
+  with ``ValueError`` wherever a secret is taken: with it anyone could sign.
 
 A request is accepted when either scheme verifies with any of your secrets, its
 timestamp within the tolerance (300 s either way) of your clock. Signatures are compared
@@ -21,6 +23,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import inspect
 import json
 import re
 from dataclasses import dataclass
@@ -129,10 +132,26 @@ def standard_webhook_signature(
 
 _BASE64_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
+MIN_WHSEC_KEY_BYTES = 16
+"""The fewest bytes a ``whsec_`` secret's base64 part may decode to (dzpay's hold 32)."""
+
 
 def _standard_key(secret: str) -> bytes:
     if not secret.startswith("whsec_"):
         return utf8(secret)
+    key = _whsec_key(secret)
+    if len(key) < MIN_WHSEC_KEY_BYTES:
+        # 'whsec_', 'whsec_x' or 'whsec_===' would key the HMAC with (almost) nothing,
+        # and anyone could sign. Never put the secret in the message.
+        raise ValueError(
+            "dzpay: a whsec_ webhook signing secret must decode to at least "
+            f"{MIN_WHSEC_KEY_BYTES} bytes of base64 after 'whsec_'; this one does not "
+            "(copy the whole secret dzpay showed)"
+        )
+    return key
+
+
+def _whsec_key(secret: str) -> bytes:
     # Decoded as Node's Buffer.from(…, 'base64') does (dzpay signs with it): URL-safe
     # letters read as standard ones, other characters skipped, stop at the padding.
     chars: List[str] = []
@@ -158,7 +177,10 @@ def _secrets_of(signing_secret: Optional[str], signing_secrets: Optional[Sequenc
     if not secrets or any(not isinstance(s, str) or s == "" for s in secrets):
         # An empty key would let anyone sign: a setup error, not a request's.
         raise ValueError("dzpay: the webhook signing secret(s) must be non-empty strings")
-    return secrets  # type: ignore[return-value]
+    checked = [secret for secret in secrets if isinstance(secret, str)]
+    for secret in checked:
+        _standard_key(secret)  # raises for a whsec_ secret too short to be a key
+    return checked
 
 
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
@@ -294,10 +316,17 @@ def receive_webhook(
     * bad or missing signature, stale timestamp: 401 ``UNAUTHORIZED``;
     * a signed body that is not an event: 400 ``BAD_REQUEST``;
     * ``on_event`` raised: ``on_error(error, event)``, 503 ``SERVICE_UNAVAILABLE``, and
-      dzpay sends the event again later.
+      dzpay sends the event again later; ``on_test`` or ``on_error`` raising answers 503
+      too (``on_error`` is not told of an ``on_test`` failure).
+
+    The callbacks are plain functions: one that returns an awaitable (an ``async def``)
+    raises ``TypeError`` (its coroutine closed, never run), since answering 200 would
+    tell dzpay an event was handled that never was. In an async framework call
+    ``verify_webhook`` and await your handler yourself.
 
     dzpay waits 15 s and delivers at least once: store the event keyed on ``event["id"]``
     (a unique constraint, with its effect in one transaction) and return quickly.
+    Raises ``ValueError`` when no usable secret is configured.
     """
     verified = verify_webhook(
         raw_body,
@@ -314,17 +343,44 @@ def receive_webhook(
     event = verified.event
     if event["type"] == WebhookEventTypes.TEST:
         if on_test is not None:
-            on_test(event)  # type: ignore[arg-type]
+            try:
+                returned = on_test(event)  # type: ignore[arg-type]
+            except Exception:  # noqa: BLE001 - any failure means "send it again"
+                return _send_again()
+            _refuse_awaitable(returned, "on_test")
         return PartnerResponse(200, {"success": True})
     try:
-        on_event(event)  # type: ignore[arg-type]
+        returned = on_event(event)  # type: ignore[arg-type]
     except Exception as error:  # noqa: BLE001 - any failure means "send it again"
         if on_error is not None:
-            on_error(error, event)  # type: ignore[arg-type]
-        return error_response(
-            503, "SERVICE_UNAVAILABLE", "the event could not be processed; send it again"
-        )
+            try:
+                told = on_error(error, event)  # type: ignore[arg-type]
+            except Exception:  # noqa: BLE001 - the event still failed: 503
+                told = None
+            _refuse_awaitable(told, "on_error")
+        return _send_again()
+    _refuse_awaitable(returned, "on_event")
     return PartnerResponse(200, {"success": True})
+
+
+def _send_again() -> PartnerResponse:
+    return error_response(
+        503, "SERVICE_UNAVAILABLE", "the event could not be processed; send it again"
+    )
+
+
+def _refuse_awaitable(returned: Any, name: str) -> None:
+    """A callback that returned an awaitable did nothing yet: close it and say so."""
+    if not inspect.isawaitable(returned):
+        return
+    close = getattr(returned, "close", None)
+    if callable(close):
+        close()  # no "coroutine was never awaited" warning, and it can never run
+    raise TypeError(
+        f"dzpay: receive_webhook's {name} returned an awaitable (an async def?); it must "
+        "be a plain function that has handled the event when it returns. In async code "
+        "call verify_webhook and await your handler, then answer dzpay yourself."
+    )
 
 
 # ---- The event's shape (what @dzpay/partner-sdk's schemas accept) ----
