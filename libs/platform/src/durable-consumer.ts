@@ -9,7 +9,6 @@ import {
   type ConsumerInfo,
 } from '@nats-io/jetstream';
 import { metricsOf } from './metrics.ts';
-import { bindConnection } from './consumer-connection.ts';
 import { ensureStream, streamName, type NatsConnection, type StreamSpec } from './nats.ts';
 
 /**
@@ -51,6 +50,5 @@ export async function durableConsumer(options: {
   }
   const consumer = await jetstream(nats).consumers.get(stream, durable);
   metricsOf(nats)?.watchConsumer(stream, durable, consumer);
-  bindConnection(consumer, nats);
   return consumer;
 }

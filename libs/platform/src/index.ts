@@ -40,7 +40,6 @@ export { outboxPruneTask, processedEventsPruneTask } from './pruner.ts';
 
 // Consuming streams: each event once, in order, its progress watched.
 export { consumeStream, jsonOf, type StreamConsumer } from './stream-consumer.ts';
-export { bindConnection } from './consumer-connection.ts';
 export { durableConsumer } from './durable-consumer.ts';
 export { batcher } from './batcher.ts';
 

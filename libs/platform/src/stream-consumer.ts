@@ -1,9 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import { connectionOf } from './consumer-connection.ts';
 import { progressOf, type ConsumerProgress } from './consumer-progress.ts';
 import type { Logger } from './logger.ts';
-import type { NatsConnection } from './nats.ts';
 import { natsUnavailableReason } from './nats-weather.ts';
 
 /**
@@ -51,26 +49,10 @@ export function consumeStream(deps: {
   const progress = progressOf(deps.consumer);
   // The watch found it stalled: end this pull loop, the loop below attaches anew.
   progress?.onStall(() => void messages?.close());
-  // Back from a reconnect (its node lost, often the consumer's leader with it), the
-  // library checks the consumer and, while an election runs, waits a whole pull expiry
-  // before it asks again; a new pull loop 250 ms later asks whoever leads by then.
-  let reconnected = false;
-  const connection = connectionOf(deps.consumer);
-  if (connection) {
-    void followReconnects(
-      connection,
-      () => stopping,
-      () => {
-        reconnected = true;
-        void messages?.close();
-      },
-    );
-  }
 
   async function run(): Promise<void> {
     while (!stopping) {
       let leaderLost = false;
-      reconnected = false;
       try {
         const current = (messages = await consumer.consume({
           max_messages: 64,
@@ -98,8 +80,7 @@ export function consumeStream(deps: {
         }
         await Promise.allSettled(inFlight);
         // A lost leader was logged when it was noticed (consumer-progress.ts).
-        if (!stopping && reconnected) logger.info(`${name} consumer pulls anew after a reconnect`);
-        else if (!stopping && !leaderLost) logger.warn(`${name} consumer ended, restarting`);
+        if (!stopping && !leaderLost) logger.warn(`${name} consumer ended, restarting`);
       } catch (err) {
         const reason = natsUnavailableReason(err);
         if (stopping) {
@@ -108,7 +89,7 @@ export function consumeStream(deps: {
           logger.warn({ reason }, `${name} consumer waits for JetStream, restarting`);
         else logger.error({ err }, `${name} consumer failed, restarting`);
       }
-      const delayMs = leaderLost || reconnected ? LEADER_LOST_RETRY_MS : retryDelayMs;
+      const delayMs = leaderLost ? LEADER_LOST_RETRY_MS : retryDelayMs;
       await sleep(delayMs, undefined, { signal: pause.signal }).catch(() => {});
     }
   }
@@ -158,22 +139,6 @@ async function followStatus(
     }
   } catch {
     // the loop ended with the messages: the next consume() follows anew
-  }
-}
-
-/** Calls `reconnected` each time the connection is back after a loss, until `stopped`. */
-async function followReconnects(
-  connection: NatsConnection,
-  stopped: () => boolean,
-  reconnected: () => void,
-): Promise<void> {
-  try {
-    for await (const status of connection.status()) {
-      if (stopped()) return;
-      if (status.type === 'reconnect') reconnected();
-    }
-  } catch {
-    // the connection closed: nothing more to follow
   }
 }
 

@@ -10,7 +10,6 @@ import {
 } from '@nats-io/jetstream';
 import { PaymentEvent, PaymentEventTypes, Streams, paymentEventSubject } from '@dzpay/contracts';
 import {
-  bindConnection,
   consumeStream,
   ensureStream,
   isDatabaseUnavailable,
@@ -58,7 +57,6 @@ export async function consumePaymentEvents(deps: {
   });
   const consumer = await jetstream(nats).consumers.get(stream, SINGLE_USE_CONSUMER);
   metricsOf(nats)?.watchConsumer(stream, SINGLE_USE_CONSUMER, consumer);
-  bindConnection(consumer, nats);
 
   async function handle(msg: JsMsg): Promise<void> {
     const parsed = PaymentEvent.safeParse(jsonOf(msg));
