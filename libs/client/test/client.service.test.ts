@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DzpayError, dzpayClient } from '../src/index.ts';
+import { REGISTERED_ANSWER } from './registered-answer.ts';
 
 // A real HTTP server answering as the gateway would, to check how the client reads
 // successes and each error shape; the gateway itself is exercised through this client
@@ -34,25 +35,7 @@ const client = () => dzpayClient({ baseUrl, apiKey: 'pk_test_abc' });
 
 describe('dzpayClient', () => {
   it('sends the key, the JSON body and the Idempotency-Key, and returns the parsed data', async () => {
-    answers.set('POST /api/v1/payments', {
-      status: 201,
-      body: {
-        statusCode: 201,
-        message: 'Payment registered',
-        data: {
-          id: '2f1c3a52-6a1e-4a55-9d0f-0f4b8a6e2c11',
-          reference: 'R-1',
-          amount: 5000,
-          fees: 0,
-          total: 5000,
-          currency: 'DZD',
-          language: 'fr',
-          status: 'created',
-          expiresAt: '2026-11-21T10:15:00.000Z',
-          checkoutUrl: 'https://pay.example.dz/checkout/x',
-        },
-      },
-    });
+    answers.set('POST /api/v1/payments', REGISTERED_ANSWER);
     const payment = await client().registerPayment(
       { amount: 5000, currency: 'DZD', reference: 'R-1' },
       { idempotencyKey: 'k-1' },

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DzpayConnectionError, DzpayError, dzpayClient } from '../src/index.ts';
+import { REGISTERED_ANSWER } from './registered-answer.ts';
 
 // A real HTTP server that answers from a script, one line per request: the client's
 // retries seen from the wire (how many tries, with which key and body).
@@ -50,25 +51,7 @@ const limited: Line = {
   headers: { 'retry-after': '0' },
   body: { statusCode: 429, error: 'Too Many Requests', message: 'Rate limit exceeded' },
 };
-const registered: Line = {
-  status: 201,
-  body: {
-    statusCode: 201,
-    message: 'Payment registered',
-    data: {
-      id: '2f1c3a52-6a1e-4a55-9d0f-0f4b8a6e2c11',
-      reference: 'R-1',
-      amount: 5000,
-      fees: 0,
-      total: 5000,
-      currency: 'DZD',
-      language: 'fr',
-      status: 'created',
-      expiresAt: '2026-11-21T10:15:00.000Z',
-      checkoutUrl: 'https://pay.example.dz/checkout/x',
-    },
-  },
-};
+const registered: Line = REGISTERED_ANSWER;
 const register = (options?: { idempotencyKey: string }) =>
   client().registerPayment({ amount: 5000, currency: 'DZD', reference: 'R-1' }, options);
 
