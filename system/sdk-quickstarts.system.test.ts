@@ -74,17 +74,64 @@ async function eventually<T>(read: () => Promise<T | undefined>, what: string): 
   }
 }
 
+/** What `composer require dzpay/dzpay-php` leaves behind in `dir`: an autoloader for the SDK. */
+async function composerProject(dir: string): Promise<void> {
+  await mkdir(join(dir, 'vendor'), { recursive: true });
+  await writeFile(
+    join(dir, 'vendor', 'autoload.php'),
+    `<?php require ${JSON.stringify(join(REPO, 'sdks/php/autoload.php'))};\n`,
+  );
+}
+
+/**
+ * The README's admin CLI line that makes the partner's endpoint the demo merchant's (its
+ * API_URL on `port` where the README says `readmePort`): the signing secret it prints.
+ */
+async function connectPartner(
+  dzpay: ReturnType<typeof ownDzpay>,
+  cli: string,
+  readmePort: string,
+  port: number,
+): Promise<string> {
+  const connect = substitute(cli, [
+    ['.dzpay-nats/', `${dzpay.start.natsDir}/`],
+    ['./.dzpay-demo.json', dzpay.start.demoFile],
+    [readmePort, String(port)],
+  ]);
+  const connected = await paste(connect, REPO);
+  const signingSecret = /signing secret \(shown this once\): (whsec_\S+)/.exec(connected)?.[1];
+  expect(signingSecret, connected).toBeDefined();
+  return signingSecret!;
+}
+
+/**
+ * A payer opens BOOK-42's page (the partner's title on it), pays it through the sandbox;
+ * once `sold()` says the partner recorded the sale, a second payer is told it is sold.
+ */
+async function sellBook42(
+  dzpay: ReturnType<typeof ownDzpay>,
+  sold: () => Promise<boolean>,
+  what: string,
+): Promise<void> {
+  const page = `${dzpay.gateway}/pay/${dzpay.demo.merchantId}/BOOK-42?mode=test`;
+  const shown = await fetch(page);
+  expect(shown.status).toBe(200);
+  expect(await shown.text()).toContain('Nedjma');
+  const started = await fetch(page, { method: 'POST', redirect: 'manual' });
+  expect(started.status).toBe(303);
+  const checkoutUrl = new URL(started.headers.get('location')!, dzpay.gateway).href.split('?')[0]!;
+  await payByHttp(checkoutUrl, CARDS.approved);
+  await eventually(async () => ((await sold()) ? true : undefined), what);
+  const second = await fetch(page, { method: 'POST', redirect: 'manual' });
+  expect(second.status).toBe(409);
+}
+
 describe('a new PHP merchant, following sdks/php/README.md on pnpm start', () => {
   const dzpay = ownDzpay('php-quickstart');
   it('registers a checkout, is paid through the sandbox and verifies the webhook', async () => {
     const blocks = await readmeBlocks(PHP_README);
     const shop = join(dzpay.dir, 'shop');
-    await mkdir(join(shop, 'vendor'), { recursive: true });
-    // What `composer require dzpay/dzpay-php` leaves behind: an autoloader for the SDK.
-    await writeFile(
-      join(shop, 'vendor', 'autoload.php'),
-      `<?php require ${JSON.stringify(join(REPO, 'sdks/php/autoload.php'))};\n`,
-    );
+    await composerProject(shop);
     const [shopPort, hookPort] = [await freePort(), await freePort()];
     const local = (code: string, ...more: [string, string][]) =>
       substitute(code, [['http://localhost:8080', dzpay.gateway], ...more]);
@@ -174,40 +221,20 @@ describe('a new Python partner, following sdks/python/README.md on pnpm start', 
     const env = { ...process.env, PYTHONPATH: join(REPO, 'sdks/python/src') };
 
     // 3. Connect the example (the admin CLI prints the signing secret) and run it.
-    const connect = substitute(blockWith(blocks, 'sh', 'pnpm dzpay merchant partner'), [
-      ['.dzpay-nats/', `${dzpay.start.natsDir}/`],
-      ['./.dzpay-demo.json', dzpay.start.demoFile],
-      ['8000', String(partnerPort)],
-    ]);
-    const connected = await paste(connect, REPO, env);
-    const signingSecret = /signing secret \(shown this once\): (whsec_\S+)/.exec(connected)?.[1];
-    expect(signingSecret, connected).toBeDefined();
+    const cli = blockWith(blocks, 'sh', 'pnpm dzpay merchant partner');
+    const signingSecret = await connectPartner(dzpay, cli, '8000', partnerPort);
     const runShop = substitute(blockWith(blocks, 'sh', 'examples/partner_server.py'), [
-      ['whsec_...', signingSecret!],
+      ['whsec_...', signingSecret],
     ]);
     // PORT: the example's own variable (documented in it); the README's API_URL is 8000.
     const bookshop = await serve(runShop, REPO, partnerPort, { ...env, PORT: String(partnerPort) });
-
-    const page = `${dzpay.gateway}/pay/${dzpay.demo.merchantId}/BOOK-42?mode=test`;
-    const shown = await fetch(page);
-    expect(shown.status).toBe(200);
-    expect(await shown.text()).toContain('Nedjma');
-    const started = await fetch(page, { method: 'POST', redirect: 'manual' });
-    expect(started.status).toBe(303);
-    const checkoutUrl = new URL(started.headers.get('location')!, dzpay.gateway).href.split(
-      '?',
-    )[0]!;
-    await payByHttp(checkoutUrl, CARDS.approved);
-    await eventually(
-      () =>
-        Promise.resolve(
-          /dzpay event \S+: payment\.success BOOK-42/.test(bookshop.output()) ? true : undefined,
-        ),
+    // "The bookshop prints dzpay event <id>: payment.success BOOK-42, and from then on
+    // answers ALREADY_PAID."
+    await sellBook42(
+      dzpay,
+      () => Promise.resolve(/dzpay event \S+: payment\.success BOOK-42/.test(bookshop.output())),
       `the bookshop prints the verified payment.success:\n${bookshop.output()}`,
     );
-    // "From then on answers ALREADY_PAID for BOOK-42: a second payer is told it is sold."
-    const second = await fetch(page, { method: 'POST', redirect: 'manual' });
-    expect(second.status).toBe(409);
 
     // 4. The reference's status, with the client of the merchant quickstart's step 1.
     const client = substitute(blockWith(blocks, 'python', 'api_key="pk_test_..."'), [
@@ -221,5 +248,44 @@ describe('a new Python partner, following sdks/python/README.md on pnpm start', 
     const script = join(dzpay.dir, 'status.py');
     await writeFile(script, `${client}\n${yours}\n${check}`);
     expect((await paste(`python3 ${script}`, REPO, env)).trim()).toBe('mark_sold BOOK-42');
+  }, 120_000);
+});
+
+describe('a new PHP partner, following sdks/php/README.md on pnpm start', () => {
+  const dzpay = ownDzpay('php-partner-quickstart');
+  it('connects partner.php, sells BOOK-42 through the sandbox and verifies the webhook', async () => {
+    const blocks = await readmeBlocks(PHP_README);
+    const shop = join(dzpay.dir, 'bookshop');
+    await composerProject(shop);
+    const port = await freePort();
+    const cli = blockWith(blocks, 'sh', 'pnpm dzpay merchant partner');
+    const signingSecret = await connectPartner(dzpay, cli, '8002', port);
+    // The catalogue the README gives, and partner.php as written there.
+    const books = join(shop, 'books.json');
+    await writeFile(books, '{"BOOK-42": {"title": "Nedjma", "price": 1500.5, "sold": false}}');
+    await writeFile(join(shop, 'partner.php'), blockWith(blocks, 'php', '<?php // partner.php'));
+    const run = substitute(blockWith(blocks, 'sh', 'php -S localhost:8002 partner.php'), [
+      ['whsec_…', signingSecret],
+      ['8002', String(port)],
+    ]);
+    await serve(run, shop, port);
+    // "books.json says sold: true; a second payer is told the book is sold."
+    const sold = async () =>
+      (JSON.parse(await readFile(books, 'utf8')) as Record<string, { sold: boolean }>)['BOOK-42']!
+        .sold;
+    await sellBook42(dzpay, sold, 'books.json says BOOK-42 is sold');
+    // A webhook that does not verify sells nothing.
+    await writeFile(books, '{"BOOK-43": {"title": "Nedjma", "price": 1200, "sold": false}}');
+    const forged = await fetch(`http://localhost:${port}/dzpay/webhooks/platform`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-timestamp': String(Math.floor(Date.now() / 1000)),
+        'x-signature': '0'.repeat(64),
+      },
+      body: JSON.stringify({ type: 'payment.success', data: { reference: 'BOOK-43' } }),
+    });
+    expect(forged.status).toBe(401);
+    expect(await readFile(books, 'utf8')).toContain('"sold": false');
   }, 120_000);
 });
