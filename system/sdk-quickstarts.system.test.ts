@@ -126,6 +126,18 @@ async function sellBook42(
   expect(second.status).toBe(409);
 }
 
+/** A payment.success for `reference` with a fresh timestamp and a signature that is not one. */
+const postForgedSuccess = (url: string, reference: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-timestamp': String(Math.floor(Date.now() / 1000)),
+      'x-signature': '0'.repeat(64),
+    },
+    body: JSON.stringify({ type: 'payment.success', data: { reference } }),
+  });
+
 describe('a new PHP merchant, following sdks/php/README.md on pnpm start', () => {
   const dzpay = ownDzpay('php-quickstart');
   it('registers a checkout, is paid through the sandbox and verifies the webhook', async () => {
@@ -181,15 +193,10 @@ describe('a new PHP merchant, following sdks/php/README.md on pnpm start', () =>
       return /^ORDER-1043 (\S+)$/m.exec(log)?.[1];
     }, 'paid.log names ORDER-1043');
     // A copy with a forged signature is refused and marks nothing.
-    const forged = await fetch(`http://localhost:${hookPort}/webhooks/platform`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-timestamp': String(Math.floor(Date.now() / 1000)),
-        'x-signature': '0'.repeat(64),
-      },
-      body: JSON.stringify({ type: 'payment.success', data: { reference: 'ORDER-1044' } }),
-    });
+    const forged = await postForgedSuccess(
+      `http://localhost:${hookPort}/webhooks/platform`,
+      'ORDER-1044',
+    );
     expect(forged.status).toBe(401);
     expect(await readFile(paidLog, 'utf8')).not.toContain('ORDER-1044');
 
@@ -276,15 +283,10 @@ describe('a new PHP partner, following sdks/php/README.md on pnpm start', () => 
     await sellBook42(dzpay, sold, 'books.json says BOOK-42 is sold');
     // A webhook that does not verify sells nothing.
     await writeFile(books, '{"BOOK-43": {"title": "Nedjma", "price": 1200, "sold": false}}');
-    const forged = await fetch(`http://localhost:${port}/dzpay/webhooks/platform`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-timestamp': String(Math.floor(Date.now() / 1000)),
-        'x-signature': '0'.repeat(64),
-      },
-      body: JSON.stringify({ type: 'payment.success', data: { reference: 'BOOK-43' } }),
-    });
+    const forged = await postForgedSuccess(
+      `http://localhost:${port}/dzpay/webhooks/platform`,
+      'BOOK-43',
+    );
     expect(forged.status).toBe(401);
     expect(await readFile(books, 'utf8')).toContain('"sold": false');
   }, 120_000);
