@@ -94,19 +94,22 @@ export function clientTransport(options: DzpayClientOptions): ClientTransport {
   ): Promise<Response> {
     const key = extraHeaders['idempotency-key'];
     const safe = method === 'GET' || key !== undefined || idempotentPost(path.split('?')[0]!, body);
+    // Every try sends the same headers and the same bytes.
+    const init: RequestInit = {
+      method,
+      headers: {
+        'x-api-key': options.apiKey,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...extraHeaders,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    };
     for (let attempt = 0; ; attempt += 1) {
       let outcome: TryOutcome;
       let response: Response | undefined;
+      let lost: unknown;
       try {
-        response = await send(`${base}${path}`, {
-          method,
-          headers: {
-            'x-api-key': options.apiKey,
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-            ...extraHeaders,
-          },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        });
+        response = await send(`${base}${path}`, init);
         if (response.ok) return response;
         outcome = {
           status: response.status,
@@ -114,13 +117,14 @@ export function clientTransport(options: DzpayClientOptions): ClientTransport {
           inProgress: response.status === 409 && (await stillRunning(response)),
         };
       } catch (error) {
-        if (retryDelaySeconds({ lost: true }, attempt, safe, policy) === null) {
-          throw new DzpayConnectionError(method, path, error, key);
-        }
+        lost = error;
         outcome = { lost: true };
       }
       const delay = retryDelaySeconds(outcome, attempt, safe, policy);
-      if (delay === null) return response!;
+      if (delay === null) {
+        if (response) return response;
+        throw new DzpayConnectionError(method, path, lost, key);
+      }
       await response?.body?.cancel();
       await sleep(delay * 1000);
     }
