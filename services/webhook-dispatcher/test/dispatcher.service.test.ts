@@ -9,7 +9,9 @@ import {
   deliveryEvents,
   merchantWithPartner,
   POLL,
+  registerMerchant,
   startDispatcherTestbed,
+  startPartner,
   type Answer,
   type DispatcherTestbed,
   type Partner,
@@ -135,6 +137,51 @@ describe('delivering a payment outcome', () => {
     // Once, even after a few more scheduler ticks.
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(partner.calls).toHaveLength(1);
+  });
+
+  it('sends the API secret only to its API_URL origin, never to a URL the merchant chose elsewhere', async () => {
+    // The merchant's chosen URL, on a server that is not the partner's API.
+    const elsewhere = await merchant(undefined, 'test', (partner) => `${partner.url}/api`);
+    const chosen = await startPartner(elsewhere.signingSecret);
+    partners.push(chosen);
+    const { scope, apiSecret, signingSecret } = await registerMerchant(
+      nats,
+      infra.natsPrefix,
+      key,
+      `${elsewhere.partner.url}/api`,
+      { signingSecret: elsewhere.signingSecret, webhookUrl: `${chosen.url}/hooks` },
+    );
+    const event = paymentEvent(scope, 'payment.succeeded');
+    await send(event);
+    const delivery = await finalDelivery(event.id, 'success');
+    const [call] = chosen.calls;
+    expect(call?.path).toBe('/hooks');
+    expect(call?.headers.authorization).toBeUndefined();
+    expect(JSON.stringify(call?.headers)).not.toContain(apiSecret);
+    expect(
+      verifyWebhook({ signingSecret, rawBody: delivery.body, headers: call!.headers }).ok,
+    ).toBe(true);
+    expect(elsewhere.partner.calls).toHaveLength(0);
+
+    // A chosen URL on the API's own origin (another path) is the partner's server: it
+    // gets the Bearer as the default URL does.
+    const own = await merchant(undefined, 'test');
+    const sameOrigin = await registerMerchant(
+      nats,
+      infra.natsPrefix,
+      key,
+      `${own.partner.url}/api`,
+      {
+        signingSecret: own.signingSecret,
+        webhookUrl: `${own.partner.url}/dzpay/hooks`,
+      },
+    );
+    const second = paymentEvent(sameOrigin.scope, 'payment.succeeded');
+    await send(second);
+    await finalDelivery(second.id, 'success');
+    expect(own.partner.calls.map((c) => [c.path, c.headers.authorization])).toEqual([
+      ['/dzpay/hooks', `Bearer ${sameOrigin.apiSecret}`],
+    ]);
   });
 
   it('sends a payment.fail with its reason', async () => {

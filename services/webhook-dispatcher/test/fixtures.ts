@@ -41,7 +41,13 @@ export async function registerPartner(
   nc: NatsConnection,
   prefix: string,
   secretsKey: Buffer,
-  partner: MerchantScope & { apiUrl: string; apiSecret: string; signingSecret: string },
+  partner: MerchantScope & {
+    apiUrl: string;
+    apiSecret: string;
+    signingSecret: string;
+    /** Where webhooks go instead of `{apiUrl}/webhooks/platform` (a merchant's choice). */
+    webhookUrl?: string;
+  },
 ): Promise<void> {
   const kv = await new Kvm(nc).create(streamName(prefix, Buckets.partners));
   const { merchantId, mode } = partner;
@@ -49,6 +55,7 @@ export async function registerPartner(
     merchantId,
     mode,
     apiUrl: partner.apiUrl,
+    ...(partner.webhookUrl === undefined ? {} : { webhookUrl: partner.webhookUrl }),
     apiSecretSealed: sealSecret(
       partner.apiSecret,
       secretsKey,
@@ -166,12 +173,18 @@ export async function registerMerchant(
   prefix: string,
   secretsKey: Buffer,
   apiUrl: string,
-  options: { mode?: MerchantScope['mode']; signingSecret?: string } = {},
+  options: { mode?: MerchantScope['mode']; signingSecret?: string; webhookUrl?: string } = {},
 ): Promise<PartnerMerchant> {
   const scope: MerchantScope = { merchantId: randomUUID(), mode: options.mode ?? 'test' };
   const signingSecret = options.signingSecret ?? `whsig-${randomUUID()}`;
   const apiSecret = `api-${randomUUID()}`;
-  await registerPartner(nc, prefix, secretsKey, { ...scope, apiUrl, apiSecret, signingSecret });
+  await registerPartner(nc, prefix, secretsKey, {
+    ...scope,
+    apiUrl,
+    apiSecret,
+    signingSecret,
+    ...(options.webhookUrl === undefined ? {} : { webhookUrl: options.webhookUrl }),
+  });
   return { scope, signingSecret, apiSecret };
 }
 
@@ -188,6 +201,8 @@ export async function merchantWithPartner(
     answer?: (call: number) => Answer;
     mode?: MerchantScope['mode'];
     url?: (partner: Partner) => string;
+    /** The merchant's chosen webhook URL, given its partner server. */
+    webhookUrl?: (partner: Partner) => string;
   } = {},
 ): Promise<PartnerMerchant & { partner: Partner }> {
   const signingSecret = `whsig-${randomUUID()}`;
@@ -197,6 +212,7 @@ export async function merchantWithPartner(
   const registered = await registerMerchant(nc, prefix, secretsKey, apiUrl, {
     signingSecret,
     ...(options.mode ? { mode: options.mode } : {}),
+    ...(options.webhookUrl ? { webhookUrl: options.webhookUrl(partner) } : {}),
   });
   return { ...registered, partner };
 }

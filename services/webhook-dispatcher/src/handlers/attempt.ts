@@ -70,8 +70,7 @@ export async function attemptDelivery(
     .join(' ');
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    // The partner's API secret, when it has an API (a webhook-only merchant has none).
-    ...(partner.apiSecret === null ? {} : { authorization: `Bearer ${partner.apiSecret}` }),
+    ...bearerHeader(partner, url),
     'x-timestamp': String(timestamp),
     'x-signature': signWebhook(delivery.body, timestamp, signingSecret),
     'x-event-id': delivery.eventId,
@@ -126,6 +125,23 @@ export function webhookUrlOf(target: Pick<WebhookTarget, 'apiUrl' | 'webhookUrl'
     return url;
   }
   return target.apiUrl === null ? null : partnerUrl(target.apiUrl, 'webhooks', 'platform');
+}
+
+/**
+ * `Authorization: Bearer <API_SECRET>`, only for a URL on the origin of the partner's
+ * operator-set API_URL. A webhook URL that a test key or a dashboard developer chose may
+ * be anyone's server: the secret that proves a call comes from dzpay must not be handed
+ * to it (it could forge product lookups and webhooks to a partner that checks only the
+ * Bearer). Such a URL gets the signatures alone.
+ */
+export function bearerHeader(
+  target: Pick<WebhookTarget, 'apiUrl' | 'apiSecret'>,
+  url: URL,
+): { authorization?: string } {
+  if (target.apiUrl === null || target.apiSecret === null) return {};
+  return new URL(target.apiUrl).origin === url.origin
+    ? { authorization: `Bearer ${target.apiSecret}` }
+    : {};
 }
 
 function messageOf(error: unknown): string {
