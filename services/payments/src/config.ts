@@ -1,5 +1,6 @@
 import { BaseEnv, PartnerTargetsEnv } from '@dzpay/platform';
 import { z } from 'zod';
+import { LINK_PRESS_HOLD_MS } from './domain/payment-link.ts';
 
 export const PaymentsEnv = BaseEnv.extend({
   OPS_PORT: z.coerce.number().int().min(0).max(65535).default(9103),
@@ -40,6 +41,11 @@ export const PaymentsEnv = BaseEnv.extend({
     .int()
     .positive()
     .default(15 * 60 * 1000),
+  /**
+   * How long a press of pay holds a single-use payment link while its payer has not
+   * reached the card form; then the next payer's press expires it (docs/payment-links.md).
+   */
+  LINK_PRESS_HOLD_MS: z.coerce.number().int().positive().default(LINK_PRESS_HOLD_MS),
   /** How often the sweeper looks for attempts to decide. */
   SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(5_000),
   /** A processing attempt untouched this long is asked about even inside its window. */

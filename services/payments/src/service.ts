@@ -171,6 +171,7 @@ export async function startPayments(
     ...(await servePaymentLinkHandlers(wiring, core, {
       publicBaseUrl: config.PUBLIC_BASE_URL,
       windowMs: config.PAYMENT_WINDOW_MS,
+      pressHoldMs: config.LINK_PRESS_HOLD_MS,
     })),
     await serveReconcileHandler({ nats, prefix, logger, clock }, reconciliation),
   ];

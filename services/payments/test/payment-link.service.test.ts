@@ -213,3 +213,102 @@ describe('the list of links', () => {
     expect(second.nextCursor).toBeNull();
   });
 });
+
+describe('a single-use link pressed and left (a short press hold, then the full window)', () => {
+  const HOLD_MS = 1_000;
+  let held: PaymentsHarness;
+  beforeAll(async () => {
+    held = await startPaymentsHarness('payment-links-press-hold', {
+      PAYMENT_WINDOW_MS: '60000',
+      LINK_PRESS_HOLD_MS: String(HOLD_MS),
+    });
+  });
+  afterAll(async () => {
+    await held?.stop();
+  });
+
+  const askHeld = <D extends (typeof Rpc)[keyof typeof Rpc]>(definition: D, request: unknown) =>
+    requestRpc(held.runtime.nats, held.infra.natsPrefix, definition, request as never, {
+      timeoutMs: 30_000,
+    });
+  const createOnce = (): Promise<PaymentLinkView> =>
+    askHeld(Rpc.paymentLinksCreate, {
+      merchant: held.merchant,
+      link: { label: 'Billet de concert', amount: 150_000, singleUse: true },
+    });
+  const press = (link: PaymentLinkView) =>
+    askHeld(Rpc.paymentLinkPay, { token: tokenOf(link), merchant: held.merchant, language: 'fr' });
+  const retryAtOf = async (call: Promise<unknown>) => {
+    const error = await call.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('PAYMENT_LINK409_BEING_PAID');
+    return Date.parse((error as AppError).details!.retryAt as string);
+  };
+  const openHolders = async (linkId: string) =>
+    (
+      await held.db<{ n: number }[]>`
+        select count(*)::int as n from payments
+        where payment_link_id = ${linkId} and status in ('pending', 'processing', 'success')`
+    )[0]!.n;
+
+  it('one idle press blocks the next payer for the press hold only; the press then expires', async () => {
+    const link = await createOnce();
+    const idle = await press(link);
+    const pressedAt = Date.now();
+    const retryAt = await retryAtOf(press(link));
+    // Told to come back when the press hold ends, not at the end of the 60 s window.
+    expect(retryAt - pressedAt).toBeLessThanOrEqual(HOLD_MS + 500);
+    await sleep(Math.max(0, retryAt - Date.now()) + 50);
+
+    const next = await press(link);
+    expect(next.paymentId).not.toBe(idle.paymentId);
+    expect((await held.get(idle.paymentId)).status).toBe('expired');
+    // The idle payer coming back finds their attempt given up: no card form, no charge.
+    await expect(held.toCardForm(idle.checkoutToken)).rejects.toThrow();
+    await held.payCard(await held.toCardForm(next.checkoutToken));
+    expect((await held.comeBack(next.paymentId)).status).toBe('success');
+    expect(await openHolders(link.id)).toBe(1);
+  });
+
+  it('a payer who reached the card form holds the link for their whole window', async () => {
+    const link = await createOnce();
+    const paying = await press(link);
+    await held.toCardForm(paying.checkoutToken);
+    await sleep(HOLD_MS + 200);
+    const retryAt = await retryAtOf(press(link));
+    expect(retryAt).toBe(Date.parse((await held.get(paying.paymentId)).expiresAt));
+    expect(retryAt - Date.now()).toBeGreaterThan(50_000);
+  });
+
+  it('expiring an idle press reads it again under the settlement lease: an order placed since keeps it', async () => {
+    const link = await createOnce();
+    const paying = await press(link);
+    const { settle, repository } = held.core();
+    const readBefore = (await repository.findById(paying.paymentId))!;
+    expect(readBefore.cardnetOrderId).toBeNull();
+    await held.toCardForm(paying.checkoutToken);
+    // The next payer's press, acting on what it read before the click placed the order.
+    const after = await settle.expireUnplaced(readBefore, () => true);
+    expect(after.status).toBe('processing');
+    expect(after.cardnetOrderId).not.toBeNull();
+    expect((await held.get(paying.paymentId)).status).not.toBe('expired');
+  });
+
+  it('a click on to the card form racing the next press: exactly one of them goes on', async () => {
+    for (let round = 0; round < 4; round++) {
+      const link = await createOnce();
+      const first = await press(link);
+      await sleep(HOLD_MS + 20);
+      const [form, next] = await Promise.allSettled([
+        held.toCardForm(first.checkoutToken),
+        press(link),
+      ]);
+      const goesOn = [form.status, next.status].filter((status) => status === 'fulfilled');
+      expect(goesOn, `round ${round}`).toHaveLength(1);
+      expect(await openHolders(link.id)).toBe(1);
+    }
+  });
+});

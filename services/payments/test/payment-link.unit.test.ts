@@ -3,6 +3,9 @@ import { CreatePaymentLinkBody as Body, paymentLinkReference } from '@dzpay/cont
 import { describe, expect, it } from 'vitest';
 import {
   createRefusalOf,
+  heldUntilOf,
+  isBusyHolder,
+  isIdlePress,
   isStaleHolder,
   linkAmountOf,
   linkRefusalOf,
@@ -38,6 +41,7 @@ const link = (over: Partial<Parameters<typeof linkRefusalOf>[0]> = {}) => ({
   singleUse: false,
   ...over,
 });
+/** A holder whose payer reached the card form: it holds the link for its window. */
 const holder = (
   status: LinkHolder['status'],
   expiresAt = new Date('2026-11-21T10:15:00Z'),
@@ -45,6 +49,7 @@ const holder = (
   paymentId: 'a4a1f0c2-5b0e-4d1f-9a53-0a4c1f6c2b10',
   status,
   expiresAt,
+  heldUntil: expiresAt,
 });
 const terms: MerchantTerms = {
   merchantId: '197a5a98-64b4-442d-bd05-410519263304',
@@ -124,6 +129,40 @@ describe('whether a link takes a payment', () => {
     expect(linkRefusalOf(once, holder('success', NOW), NOW)?.code).toBe(
       'PAYMENT_LINK409_ALREADY_PAID',
     );
+  });
+
+  it('a press that never reaches the card form holds the link for the press hold only', () => {
+    const HOLD = 90_000;
+    const createdAt = NOW;
+    const expiresAt = new Date(NOW.getTime() + 15 * 60_000);
+    const pressed = heldUntilOf({ createdAt, expiresAt, cardOrderPlaced: false }, HOLD);
+    expect(pressed).toEqual(new Date(NOW.getTime() + HOLD));
+    // Once the card order is placed, the payer holds it for the whole window.
+    expect(heldUntilOf({ createdAt, expiresAt, cardOrderPlaced: true }, HOLD)).toEqual(expiresAt);
+    // Never past the window, however long the hold.
+    expect(heldUntilOf({ createdAt, expiresAt, cardOrderPlaced: false }, 3_600_000)).toEqual(
+      expiresAt,
+    );
+
+    const once = link({ singleUse: true });
+    const idle: LinkHolder = { ...holder('pending', expiresAt), heldUntil: pressed };
+    const before = new Date(pressed.getTime() - 1);
+    expect(isBusyHolder(idle, before)).toBe(true);
+    expect(linkRefusalOf(once, idle, before)).toMatchObject({
+      code: 'PAYMENT_LINK409_BEING_PAID',
+      details: { retryAt: pressed.toISOString() },
+    });
+    expect(
+      paymentLinkPublicView({ link: { ...fullLink, singleUse: true }, holder: idle }, before)
+        .busyUntil,
+    ).toBe(pressed.toISOString());
+    // The hold over: the next payer may press, which expires the idle press first.
+    expect(isStaleHolder(idle, pressed)).toBe(true);
+    expect(isIdlePress(idle, pressed)).toBe(true);
+    expect(linkRefusalOf(once, idle, pressed)).toBeNull();
+    // A holder past its window is stale but no idle press: it is settled at the network.
+    expect(isIdlePress(idle, expiresAt)).toBe(false);
+    expect(isIdlePress(holder('pending', NOW), NOW)).toBe(false);
   });
 
   it('a reusable link ignores who else pays it', () => {

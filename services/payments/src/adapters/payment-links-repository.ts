@@ -1,6 +1,6 @@
 import type { MerchantScope, PaymentStatus } from '@dzpay/contracts';
 import type { Sql } from '@dzpay/platform';
-import type { LinkHolder, PaymentLinkRecord } from '../domain/payment-link.ts';
+import { heldUntilOf, type LinkHolder, type PaymentLinkRecord } from '../domain/payment-link.ts';
 import type { ListCursor } from '../domain/payments-cursor.ts';
 
 type Row = Record<string, unknown>;
@@ -37,16 +37,29 @@ function toLink(row: Row): PaymentLinkRecord {
   };
 }
 
-function toLinkWithUse(row: Row): LinkWithUse {
+function holderOf(row: Row, pressHoldMs: number): LinkHolder | null {
+  if (!row.holder_status) return null;
+  const expiresAt = row.holder_expires_at as Date;
+  const heldUntil = heldUntilOf(
+    {
+      createdAt: row.holder_created_at as Date,
+      expiresAt,
+      cardOrderPlaced: row.holder_order_placed as boolean,
+    },
+    pressHoldMs,
+  );
+  return {
+    paymentId: row.holder_id as string,
+    status: row.holder_status as PaymentStatus,
+    expiresAt,
+    heldUntil,
+  };
+}
+
+function toLinkWithUse(row: Row, pressHoldMs: number): LinkWithUse {
   return {
     link: toLink(row),
-    holder: row.holder_status
-      ? {
-          paymentId: row.holder_id as string,
-          status: row.holder_status as PaymentStatus,
-          expiresAt: row.holder_expires_at as Date,
-        }
-      : null,
+    holder: holderOf(row, pressHoldMs),
     paidCount: Number(row.paid_count ?? 0),
     paidAmount: Number(row.paid_amount ?? 0),
   };
@@ -54,18 +67,23 @@ function toLinkWithUse(row: Row): LinkWithUse {
 
 /**
  * The payment_links table, read with what its payments say: the one payment that
- * holds a single-use link (the payments_one_link_sale index), and the paid count and sum.
+ * holds a single-use link (the payments_one_link_sale index) and until when, and the
+ * paid count and sum.
  */
-export function paymentLinksRepository(sql: Sql) {
+export function paymentLinksRepository(sql: Sql, pressHoldMs: number) {
+  const withUse = (row: Row) => toLinkWithUse(row, pressHoldMs);
   /** The columns every read adds to `l.*` (a page is at most 100 links: one lateral each). */
   const use = sql`
     holder.id as holder_id, holder.status as holder_status, holder.expires_at as holder_expires_at,
+    holder.created_at as holder_created_at, holder.order_placed as holder_order_placed,
     paid.paid_count, paid.paid_amount,
     (floor(extract(epoch from date_trunc('second', l.created_at)))::bigint * 1000000
       + extract(microseconds from l.created_at)::bigint % 1000000)::text as created_micros`;
   const joins = sql`
     left join lateral (
-      select p.id, p.status, p.expires_at from payments p
+      select p.id, p.status, p.expires_at, p.created_at,
+        p.cardnet_order_id is not null as order_placed
+      from payments p
       where p.payment_link_id = l.id and p.payment_link_once
         and p.status in ('pending', 'processing', 'success', 'refunded')
       limit 1) holder on true
@@ -91,13 +109,13 @@ export function paymentLinksRepository(sql: Sql) {
       const [row] = await sql<Row[]>`
         select l.*, ${use} from payment_links l ${joins}
         where l.id = ${id} and l.merchant_id = ${scope.merchantId} and l.mode = ${scope.mode}`;
-      return row ? toLinkWithUse(row) : null;
+      return row ? withUse(row) : null;
     },
 
     async findByToken(token: string): Promise<LinkWithUse | null> {
       const [row] = await sql<Row[]>`
         select l.*, ${use} from payment_links l ${joins} where l.token = ${token}`;
-      return row ? toLinkWithUse(row) : null;
+      return row ? withUse(row) : null;
     },
 
     /** The merchant's links, newest first, after the cursor; one more than `limit` tells a next page. */
@@ -113,7 +131,7 @@ export function paymentLinksRepository(sql: Sql) {
         order by l.created_at desc, l.id desc
         limit ${limit}`;
       return rows.map((row) => ({
-        ...toLinkWithUse(row),
+        ...withUse(row),
         cursor: { createdMicros: row.created_micros as string, id: row.id as string },
       }));
     },

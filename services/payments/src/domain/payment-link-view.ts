@@ -50,7 +50,7 @@ export function paymentLinkPublicView(
   now: Date,
 ): PaymentLinkPublicView {
   const { link, holder } = entry;
-  // A holder past its window is not waited for: the page offers the form, and paying
+  // A holder past its hold is not waited for: the page offers the form, and paying
   // settles that holder first (payment-link-pay.ts).
   return {
     merchantId: link.merchantId,
@@ -62,6 +62,6 @@ export function paymentLinkPublicView(
     language: link.language,
     state: linkStateOf(link, holder, now),
     expiresAt: link.expiresAt?.toISOString() ?? null,
-    busyUntil: link.singleUse && isBusyHolder(holder, now) ? holder.expiresAt.toISOString() : null,
+    busyUntil: link.singleUse && isBusyHolder(holder, now) ? holder.heldUntil.toISOString() : null,
   };
 }

@@ -32,30 +32,63 @@ export interface PaymentLinkRecord {
 }
 
 /**
+ * How long a press of pay holds a single-use link while its payer has not reached the
+ * card form (no card order yet): long enough to read the checkout page and go on, short
+ * enough that one idle press (or an anonymous one repeated) does not keep the link from
+ * the next payer. Once the card order is placed, the payer holds it for their window.
+ */
+export const LINK_PRESS_HOLD_MS = 90_000;
+
+/**
  * The payment that holds a single-use link: in flight (pending, processing) or paid
  * (success, refunded). There is at most one (the payments_one_link_sale index).
  */
 export interface LinkHolder {
   paymentId: string;
   status: PaymentStatus;
+  /** The end of its payment window. */
   expiresAt: Date;
+  /** Until when it holds the link against the next payer: see heldUntilOf. */
+  heldUntil: Date;
 }
 
 /**
- * A holder still in flight (pending, processing) whose window has ended: its payer can
- * no longer be waited for. It does not count as holding the link, but it stays in the
- * payments_one_link_sale index until it is settled as the sweeper would (its card order
- * cancelled first): paying the link settles it then (payment-link-pay.ts).
+ * Until when an in-flight payment holds its single-use link: its whole window once its
+ * payer reached the card form (the card order is placed), else the press hold counted
+ * from its creation, never past the window.
+ */
+export function heldUntilOf(
+  payment: { createdAt: Date; expiresAt: Date; cardOrderPlaced: boolean },
+  pressHoldMs: number,
+): Date {
+  if (payment.cardOrderPlaced) return payment.expiresAt;
+  return new Date(Math.min(payment.expiresAt.getTime(), payment.createdAt.getTime() + pressHoldMs));
+}
+
+/**
+ * A holder still in flight whose hold has ended (its window, or its press hold): its
+ * payer can no longer be waited for. It does not count as holding the link, but it stays
+ * in the payments_one_link_sale index until it is settled: paying the link settles it
+ * then (payment-link-pay.ts).
  */
 export function isStaleHolder(holder: LinkHolder | null, now: Date): holder is LinkHolder {
   return (
     holder !== null &&
     (holder.status === 'pending' || holder.status === 'processing') &&
-    holder.expiresAt.getTime() <= now.getTime()
+    holder.heldUntil.getTime() <= now.getTime()
   );
 }
 
-/** A payer in flight whose window is still open: the link waits for them. */
+/**
+ * A stale holder whose window is still open: a press that never reached the card form.
+ * No card order means no money can be taken: the next payer's press expires it at once
+ * (rather than settling it at the card network, as a holder past its window is).
+ */
+export function isIdlePress(holder: LinkHolder | null, now: Date): holder is LinkHolder {
+  return isStaleHolder(holder, now) && now.getTime() < holder.expiresAt.getTime();
+}
+
+/** A payer in flight whose hold still runs: the link waits for them. */
 export function isBusyHolder(holder: LinkHolder | null, now: Date): holder is LinkHolder {
   return (
     holder !== null &&
@@ -87,7 +120,7 @@ const refusal = (code: ErrorCode, message: string, details?: Record<string, unkn
 
 /**
  * Why the link takes no payment now, or null when it does. A single-use link being paid
- * by another payer answers when that payer's window ends: they may still give up.
+ * by another payer answers when that payer's hold ends: they may still give up.
  */
 export function linkRefusalOf(
   link: Pick<PaymentLinkRecord, 'id' | 'deactivatedAt' | 'expiresAt' | 'singleUse'>,
@@ -113,7 +146,7 @@ export function linkRefusalOf(
       if (link.singleUse && isBusyHolder(holder, now)) {
         return refusal('PAYMENT_LINK409_BEING_PAID', 'another payer is paying this link now', {
           ...details,
-          retryAt: holder.expiresAt.toISOString(),
+          retryAt: holder.heldUntil.toISOString(),
         });
       }
       return null;

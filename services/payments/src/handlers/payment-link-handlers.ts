@@ -11,7 +11,8 @@ import {
 import { AppError, serveRpc, type RpcServer } from '@dzpay/platform';
 import { paymentLinksRepository } from '../adapters/payment-links-repository.ts';
 import type { PaymentsCore } from '../core.ts';
-import { createRefusalOf } from '../domain/payment-link.ts';
+import { createRefusalOf, heldUntilOf } from '../domain/payment-link.ts';
+import type { PaymentRecord } from '../domain/payment-record.ts';
 import { paymentLinkPublicView, paymentLinkView } from '../domain/payment-link-view.ts';
 import { decodeCursor, encodeCursor } from '../domain/payments-cursor.ts';
 import { linkNotFound, linkPayer, refusalError } from './payment-link-pay.ts';
@@ -22,6 +23,8 @@ import { settlementRunner } from './settlement.ts';
 export interface PaymentLinkSettings {
   publicBaseUrl: string;
   windowMs: number;
+  /** How long a press holds a single-use link before its payer reaches the card form. */
+  pressHoldMs: number;
 }
 
 /** A link's public token: `pl_` and 16 random bytes, unguessable and URL-safe. */
@@ -34,7 +37,13 @@ export async function servePaymentLinkHandlers(
   settings: PaymentLinkSettings,
 ): Promise<RpcServer[]> {
   const { nats, prefix, sql, logger, clock } = wiring;
-  const links = paymentLinksRepository(sql);
+  const links = paymentLinksRepository(sql, settings.pressHoldMs);
+  const pressHoldEnded = (payment: PaymentRecord) =>
+    clock() >=
+    heldUntilOf(
+      { ...payment, cardOrderPlaced: payment.cardnetOrderId !== null },
+      settings.pressHoldMs,
+    );
   // As payments.register: a payment opened under a payer's form nonce holds its
   // settlement lease as long as the nonce's key, so a resend that takes the key over
   // from a dead send takes the payment over too.
@@ -60,6 +69,7 @@ export async function servePaymentLinkHandlers(
       callMs: leaseMs,
     }),
     reconcile: (record) => core.settle.reconcile(record),
+    expireIdlePress: (record) => core.settle.expireUnplaced(record, pressHoldEnded),
   });
 
   async function read(scope: MerchantScope, id: string): Promise<PaymentLinkView> {

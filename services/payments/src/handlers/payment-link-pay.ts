@@ -10,9 +10,11 @@ import type { PaymentLinksRepository } from '../adapters/payment-links-repositor
 import type { PaymentsRepository } from '../adapters/payments-repository.ts';
 import { refusalOf, type Refusal } from '../domain/charge.ts';
 import {
+  isIdlePress,
   isStaleHolder,
   linkAmountOf,
   linkRefusalOf,
+  type LinkHolder,
   type PaymentLinkRecord,
 } from '../domain/payment-link.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
@@ -53,6 +55,11 @@ export interface LinkPayerDeps {
   withSettlement: WithSettlement;
   /** Settles a holder past its window as the sweeper would (settle.reconcile). */
   reconcile: (record: PaymentRecord) => Promise<PaymentRecord>;
+  /**
+   * Expires a holder whose press hold ended before its payer reached the card form,
+   * unless its order was placed meanwhile (settle.expireUnplaced).
+   */
+  expireIdlePress: (record: PaymentRecord) => Promise<PaymentRecord>;
 }
 
 /**
@@ -82,15 +89,21 @@ export function linkPayer(
   });
 
   /**
-   * A holder whose window ended is settled now, as the sweeper would (its card order
-   * cancelled first, or recorded as paid if it was): never freed while it may still be
-   * paid. Left held when it cannot be settled yet (the card network unreachable).
+   * A holder whose hold ended is settled now. One past its window as the sweeper would
+   * settle it (its card order cancelled first, or recorded as paid if it was): never
+   * freed while it may still be paid, and left held when it cannot be settled yet (the
+   * card network unreachable). One whose payer pressed and never reached the card form
+   * has no order to ask about: it expires.
    */
-  async function settleStale(paymentId: string): Promise<void> {
-    const record = await open.repository.findById(paymentId);
+  async function settleStale(holder: LinkHolder): Promise<void> {
+    const record = await open.repository.findById(holder.paymentId);
     if (!record) return;
-    await deps.reconcile(record).catch((err: unknown) => {
-      open.logger.warn({ err, paymentId }, 'stale holder of a payment link not settled yet');
+    const settle = isIdlePress(holder, open.clock()) ? deps.expireIdlePress : deps.reconcile;
+    await settle(record).catch((err: unknown) => {
+      open.logger.warn(
+        { err, paymentId: holder.paymentId },
+        'stale holder of a payment link not settled yet',
+      );
     });
   }
 
@@ -105,7 +118,7 @@ export function linkPayer(
     )
       throw linkNotFound();
     if (found.link.singleUse && isStaleHolder(found.holder, open.clock())) {
-      await settleStale(found.holder.paymentId);
+      await settleStale(found.holder);
       found = (await links.findByToken(request.token)) ?? found;
       const now = open.clock();
       // Still held: its order could not be cancelled (or read) yet, and it may still be

@@ -348,6 +348,24 @@ export function settler(deps: SettleDeps) {
     },
 
     /**
+     * For a single-use link's next payer: an open attempt whose payer never reached the
+     * card form (no card order, so no money can be taken) and that `givenUp` says is no
+     * longer waited for, recorded expired. Under the settlement lease, which the click
+     * placing the card order holds too: either the order is placed first and the attempt
+     * keeps the link, or the attempt expires first and the click finds it unpayable.
+     */
+    expireUnplaced(
+      record: PaymentRecord,
+      givenUp: (fresh: PaymentRecord) => boolean,
+    ): Promise<PaymentRecord> {
+      return settling(record, async (claimed) => {
+        const { record: fresh } = claimed;
+        if (!isOpen(fresh.status) || fresh.cardnetOrderId || !givenUp(fresh)) return fresh;
+        return fail(claimed, EXPIRED);
+      });
+    },
+
+    /**
      * For the sweeper: a failed attempt whose order may still hold money. Refunds what
      * the card network kept; stops looking once the order can no longer be paid.
      */
