@@ -15,7 +15,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createConnection } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { BaseEnv, connectPostgres, loadConfig } from '@dzpay/platform';
+import { BaseEnv, connectPostgres, httpLimitOptions, loadConfig } from '@dzpay/platform';
 import { startMailCatcher } from '@dzpay/testkit';
 import { startFrontDoor, type FrontDoor } from '@dzpay/testkit/front-door';
 import {
@@ -132,6 +132,8 @@ entrance.door = await startFrontDoor({
   port: Number(HTTP_PORT),
   gatewayUrl: `http://127.0.0.1:${GATEWAY_HTTP_PORT}`,
   dashboardUrl: `http://127.0.0.1:${DASHBOARD_HTTP_PORT}`,
+  // The same limits as the services behind (docs/architecture.md, "HTTP limits").
+  limits: httpLimitOptions(),
 }).catch((error: unknown) => {
   stop();
   throw error;

@@ -109,19 +109,47 @@ describe('dashboard sign-in', () => {
     );
   });
 
-  it('throttles an account after 5 failures, even with the right password then', async () => {
-    const email = await user('throttled@tlemcen.example');
+  it('five wrong passwords from five addresses lock nobody out: the right one signs in', async () => {
+    const email = await user('five-places@tlemcen.example');
     for (let i = 0; i < 5; i++) {
       expect((await agent().login(email, `wrong password ${i}`)).status).toBe(401);
     }
-    const refused = await agent().login(email, password);
+    expect((await agent().login(email, password)).status).toBe(303);
+  });
+
+  it('throttles an account from one address after 5 failures there, not from elsewhere', async () => {
+    const email = await user('throttled@tlemcen.example');
+    const guesser = agent();
+    for (let i = 0; i < 5; i++) {
+      expect((await guesser.login(email, `wrong password ${i}`)).status).toBe(401);
+    }
+    const refused = await guesser.login(email, password);
     expect(refused.status).toBe(429);
     expect(refused.html).toContain('Too many failed sign-ins for this account');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
-    // Another account from the same places is not affected.
-    expect((await agent().login(await user('neighbour@tlemcen.example'), password)).status).toBe(
+    // The owner from their own place, and another account from the guesser's, sign in.
+    expect((await agent().login(email, password)).status).toBe(303);
+    expect((await guesser.login(await user('neighbour@tlemcen.example'), password)).status).toBe(
       303,
     );
+  });
+
+  it('strangers guessing from many addresses lock unknown places out, never the owner’s device', async () => {
+    const email = await user('besieged@tlemcen.example');
+    const laptop = agent();
+    expect((await laptop.login(email, password)).status).toBe(303);
+    const device = [...laptop.cookies].find(([name]) => name.endsWith('dzpay_dashboard_device'));
+    expect(device?.[1]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await laptop.post('/dashboard/logout', {});
+    for (let i = 0; i < 50; i++) {
+      expect((await agent().login(email, `stranger's guess ${i}`)).status).toBe(401);
+    }
+    // Someone new, even with the right password, waits: the account is under siege.
+    expect((await agent().login(email, password)).status).toBe(429);
+    // The owner's own browser, from a new address (a phone network), still signs in.
+    const travelling = agent();
+    travelling.cookies.set(device![0], device![1]);
+    expect((await travelling.login(email, password)).status).toBe(303);
   });
 
   it('throttles an address after 20 failures, whatever the accounts tried', async () => {

@@ -328,6 +328,23 @@ describe('the merchant API', () => {
     expect(past.status).toBe(400);
   });
 
+  it('refuses a label with a bidirectional control: the payer page’s title would lie', async () => {
+    const spoofed = await stack.post(
+      '/api/v1/payment-links',
+      { label: 'Facture \u202efdp.exe', amount: 10_000 },
+      key(),
+    );
+    expect(spoofed.status).toBe(400);
+    expect(await spoofed.json()).toMatchObject({
+      errorCode: 'VALIDATION400_BAD_REQUEST',
+      details: {
+        failures: [
+          { field: 'label', message: 'label must not contain bidirectional control characters' },
+        ],
+      },
+    });
+  });
+
   it('keeps links to their merchant and mode, and lists them newest first', async () => {
     const link = await client.createPaymentLink({ label: 'Privé', amount: 10_000 });
     const other = stack.client((await stack.merchant('Autre')).testKey);

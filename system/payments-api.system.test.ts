@@ -154,6 +154,7 @@ describe('POST /api/v1/payments', () => {
       ['an unknown field', { color: 'red' }, 'color'],
       ['a reference with a NUL character', { reference: 'A\u0000B' }, 'reference'],
       ['a reference with a lone surrogate', { reference: 'A\ud800B' }, 'reference'],
+      ['a reference with a right-to-left override', { reference: 'A\u202efdp.exe' }, 'reference'],
       ['a URL without //', { successUrl: 'http:shop.example/ok' }, 'successUrl'],
       ['a URL with a NUL character', { failureUrl: 'https://shop.example/\u0000' }, 'failureUrl'],
       ['metadata with a NUL character', { metadata: { note: 'a\u0000b' } }, 'metadata'],

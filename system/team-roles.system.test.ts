@@ -322,3 +322,70 @@ describe('managing the team', () => {
     expect(event?.details).toEqual({ role: 'admin', invitesRevoked: 1 });
   });
 });
+
+describe('API keys and who issued them', () => {
+  /** What the gateway answers a key on the merchant API. */
+  const apiStatus = async (key: string) =>
+    (await fetch(`${stack.gateway.url}/api/v1/payments?limit=1`, { headers: { 'x-api-key': key } }))
+      .status;
+  const issueKey = async (browser: DashboardAgent) => {
+    await browser.get('/dashboard/api-keys');
+    const issued = await browser.post('/dashboard/api-keys', { label: 'issuer test' });
+    return { status: issued.status, key: textOf(issued.html, 'new-key'), html: issued.html };
+  };
+  const toMode = async (browser: DashboardAgent, mode: 'test' | 'live') => {
+    await browser.get('/dashboard/payments');
+    await browser.post('/dashboard/mode', { mode, next: '/dashboard/api-keys' });
+  };
+  const revokedBy = async (action: string, email: string) => {
+    const [event] = await stack.gateway.runtime.sql<{ details: Record<string, unknown> }[]>`
+      select details from audit_events
+      where merchant_id = ${shop.id} and action = ${action} and target = ${email}`;
+    return event?.details.keysRevoked;
+  };
+
+  it('a developer issues test keys, never live ones; disabled, their key stops at once', async () => {
+    const owner = await signedIn('owner');
+    const developer = await signedIn('developer');
+    await toMode(developer.browser, 'live');
+    const page = await developer.browser.get('/dashboard/api-keys');
+    expect(page.html).not.toContain('name="label"');
+    expect(page.html).toContain(
+      DashboardMessages.en.keyModeRefused(DashboardMessages.en.roleNames.developer),
+    );
+    const live = await issueKey(developer.browser);
+    expect(live.status).toBe(403);
+    expect(live.key).toBeUndefined();
+
+    await toMode(developer.browser, 'test');
+    const test = await issueKey(developer.browser);
+    expect(test.status).toBe(200);
+    expect(test.key).toMatch(/^pk_test_/);
+    expect(await apiStatus(test.key!)).toBe(200);
+    const listed = await owner.browser.get('/dashboard/api-keys');
+    expect(listed.html).toContain(developer.email);
+
+    await owner.browser.get('/dashboard/team');
+    expect(
+      (await owner.browser.post(`/dashboard/team/users/${developer.id}/disable`, {})).status,
+    ).toBe(303);
+    await expect.poll(() => apiStatus(test.key!), { timeout: 10_000 }).toBe(401);
+    expect(await revokedBy('team.user_disable', developer.email)).toBe(1);
+  });
+
+  it('an admin demoted to developer loses the live keys they issued, keeps the test ones', async () => {
+    const owner = await signedIn('owner');
+    const admin = await signedIn('admin');
+    const test = await issueKey(admin.browser);
+    await toMode(admin.browser, 'live');
+    const live = await issueKey(admin.browser);
+    expect(live.key).toMatch(/^pk_live_/);
+    expect(await apiStatus(live.key!)).toBe(200);
+
+    await owner.browser.get('/dashboard/team');
+    await owner.browser.post(`/dashboard/team/users/${admin.id}/role`, { role: 'developer' });
+    await expect.poll(() => apiStatus(live.key!), { timeout: 10_000 }).toBe(401);
+    expect(await apiStatus(test.key!)).toBe(200);
+    expect(await revokedBy('team.role_change', admin.email)).toBe(1);
+  });
+});

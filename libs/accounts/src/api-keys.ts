@@ -1,6 +1,22 @@
 import type { Mode } from '@dzpay/contracts';
 import type { Sql } from '@dzpay/platform';
+import type { DashboardRole } from './dashboard-users.ts';
 import { toMerchant, type Merchant, type MerchantRow } from './merchants.ts';
+
+/**
+ * The modes of API key a dashboard role may issue and keep (docs/team.md): a key acts
+ * for the merchant across the whole API of its mode (refunds, the balance, the audit log
+ * included), so a live key is for owners and admins; a developer works with test keys;
+ * an accountant holds none.
+ */
+export function keyModesOf(role: DashboardRole): readonly Mode[] {
+  if (role === 'owner' || role === 'admin') return ['test', 'live'];
+  return role === 'developer' ? ['test'] : [];
+}
+
+export function mayHoldKey(role: DashboardRole, mode: Mode): boolean {
+  return keyModesOf(role).includes(mode);
+}
 
 export interface ApiKeyRecord {
   id: string;
@@ -8,8 +24,15 @@ export interface ApiKeyRecord {
   mode: Mode;
   displayPrefix: string;
   label: string | null;
+  /** The dashboard user who issued it; null: an operator (the admin CLI). */
+  issuedBy: string | null;
   createdAt: Date;
   revokedAt: Date | null;
+}
+
+/** A key listed for the dashboard, with its issuer's email (null: an operator, or gone). */
+export interface ListedApiKey extends ApiKeyRecord {
+  issuerEmail: string | null;
 }
 
 /** What authentication needs to know about a presented key. */
@@ -26,6 +49,7 @@ interface KeyRow {
   mode: Mode;
   display_prefix: string;
   label: string | null;
+  issued_by: string | null;
   created_at: Date;
   revoked_at: Date | null;
 }
@@ -36,6 +60,7 @@ const KEY_COLUMNS = [
   'mode',
   'display_prefix',
   'label',
+  'issued_by',
   'created_at',
   'revoked_at',
 ] as const;
@@ -47,25 +72,71 @@ const toKey = (row: KeyRow): ApiKeyRecord => ({
   mode: row.mode,
   displayPrefix: row.display_prefix,
   label: row.label,
+  issuedBy: row.issued_by,
   createdAt: row.created_at,
   revokedAt: row.revoked_at,
 });
 
+interface NewKey {
+  merchantId: string;
+  mode: Mode;
+  hash: Buffer;
+  displayPrefix: string;
+  label: string | null;
+}
+
+/**
+ * Revokes the keys a user issued that `role` may no longer hold (every one when the user
+ * is disabled: `role` null), inside the caller's transaction; how many.
+ */
+export async function revokeKeysOutliving(
+  tx: Sql,
+  merchantId: string,
+  userId: string,
+  role: DashboardRole | null,
+): Promise<number> {
+  const kept = role === null ? [] : keyModesOf(role);
+  const rows = await tx`
+    update api_keys set revoked_at = now()
+    where merchant_id = ${merchantId} and issued_by = ${userId} and revoked_at is null
+      ${kept.length ? tx`and mode <> all(${kept as Mode[]})` : tx``}
+    returning id`;
+  return rows.length;
+}
+
 /** The api_keys table: every write and read of merchants' API keys. */
 export function apiKeysTable(sql: Sql) {
   return {
-    async insertKey(key: {
-      merchantId: string;
-      mode: Mode;
-      hash: Buffer;
-      displayPrefix: string;
-      label: string | null;
-    }): Promise<ApiKeyRecord> {
+    /** A key issued by an operator (the admin CLI): no issuer to outlive. */
+    async insertKey(key: NewKey): Promise<ApiKeyRecord> {
       const [row] = await sql<KeyRow[]>`
         insert into api_keys (merchant_id, mode, key_hash, display_prefix, label)
         values (${key.merchantId}, ${key.mode}, ${key.hash}, ${key.displayPrefix}, ${key.label})
         returning ${sql(KEY_COLUMNS)}`;
       return toKey(row!);
+    },
+
+    /**
+     * A key issued by a dashboard user, if they may hold one of its mode as they are now:
+     * enabled, of this merchant, in a role keyModesOf allows. Their row is read under a
+     * share lock, so a demotion or disabling running at the same moment either comes
+     * after this insert (and revokes the key) or before it (and refuses it). Null when
+     * refused.
+     */
+    async insertKeyIssuedBy(key: NewKey, issuerId: string): Promise<ApiKeyRecord | null> {
+      return sql.begin(async (tx) => {
+        const [issuer] = await tx<{ role: DashboardRole }[]>`
+          select role from dashboard_users
+          where id = ${issuerId} and merchant_id = ${key.merchantId} and disabled_at is null
+          for share`;
+        if (!issuer || !mayHoldKey(issuer.role, key.mode)) return null;
+        const [row] = await tx<KeyRow[]>`
+          insert into api_keys (merchant_id, mode, key_hash, display_prefix, label, issued_by)
+          values (${key.merchantId}, ${key.mode}, ${key.hash}, ${key.displayPrefix},
+                  ${key.label}, ${issuerId})
+          returning ${tx(KEY_COLUMNS)}`;
+        return toKey(row!);
+      });
     },
 
     async listKeys(merchantId: string): Promise<ApiKeyRecord[]> {
@@ -76,12 +147,13 @@ export function apiKeysTable(sql: Sql) {
     },
 
     /** A merchant's keys of one mode as the dashboard lists them: active first, newest first. */
-    async listKeysOf(merchantId: string, mode: Mode): Promise<ApiKeyRecord[]> {
-      const rows = await sql<KeyRow[]>`
-        select ${sql(KEY_COLUMNS)} from api_keys
-        where merchant_id = ${merchantId} and mode = ${mode}
-        order by revoked_at is not null, created_at desc`;
-      return rows.map(toKey);
+    async listKeysOf(merchantId: string, mode: Mode): Promise<ListedApiKey[]> {
+      const rows = await sql<(KeyRow & { issuer_email: string | null })[]>`
+        select ${sql(KEY_COLUMNS.map((column) => `k.${column}`))}, u.email as issuer_email
+        from api_keys k left join dashboard_users u on u.id = k.issued_by
+        where k.merchant_id = ${merchantId} and k.mode = ${mode}
+        order by k.revoked_at is not null, k.created_at desc`;
+      return rows.map((row) => ({ ...toKey(row), issuerEmail: row.issuer_email }));
     },
 
     /**

@@ -1,4 +1,5 @@
 import type { Sql } from '@dzpay/platform';
+import { revokeKeysOutliving } from './api-keys.ts';
 
 /**
  * What a dashboard user may do for their merchant (docs/team.md has the whole matrix):
@@ -192,13 +193,27 @@ export function dashboardUsers(sql: Sql) {
       return rows.map(userOf);
     },
 
-    /** Disables a user by email; answers the user, or null when there is none. */
-    async disable(email: string): Promise<DashboardUser | null> {
-      const rows = await sql<UserRow[]>`
-        update dashboard_users set disabled_at = coalesce(disabled_at, now())
-        where lower(email) = lower(${email.trim()})
-        returning ${sql(USER_COLUMNS)}`;
-      return rows[0] ? userOf(rows[0]) : null;
+    /**
+     * Disables a user by email (an operator's act, without the team's rules), revoking
+     * the API keys they issued; answers the user and how many keys, or null when there
+     * is no such user.
+     */
+    async disable(email: string): Promise<{ user: DashboardUser; keysRevoked: number } | null> {
+      return sql.begin(async (tx) => {
+        const rows = await tx<UserRow[]>`
+          update dashboard_users set disabled_at = coalesce(disabled_at, now())
+          where lower(email) = lower(${email.trim()})
+          returning ${tx(USER_COLUMNS)}`;
+        const user = rows[0] ? userOf(rows[0]) : null;
+        if (!user) return null;
+        const keysRevoked = await revokeKeysOutliving(
+          tx as unknown as Sql,
+          user.merchantId,
+          user.id,
+          null,
+        );
+        return { user, keysRevoked };
+      });
     },
 
     /**
@@ -239,7 +254,12 @@ export function dashboardUsers(sql: Sql) {
       role: DashboardRole,
       check: TeamCheck<R>,
     ): Promise<
-      | { user: DashboardUser; previous: DashboardRole; invitesRevoked: number }
+      | {
+          user: DashboardUser;
+          previous: DashboardRole;
+          invitesRevoked: number;
+          keysRevoked: number;
+        }
       | { problem: TeamChangeProblem | R }
     > {
       if (!UUID.test(userId)) return { problem: 'not-found' };
@@ -260,7 +280,13 @@ export function dashboardUsers(sql: Sql) {
           userId,
           role,
         );
-        return { user: userOf(row!), previous: target.role, invitesRevoked };
+        const keysRevoked = await revokeKeysOutliving(
+          tx as unknown as Sql,
+          merchantId,
+          userId,
+          role,
+        );
+        return { user: userOf(row!), previous: target.role, invitesRevoked, keysRevoked };
       });
     },
 
@@ -277,7 +303,7 @@ export function dashboardUsers(sql: Sql) {
       disabled: boolean,
       check: TeamCheck<R>,
     ): Promise<
-      | { user: DashboardUser; wasDisabled: boolean; invitesRevoked: number }
+      | { user: DashboardUser; wasDisabled: boolean; invitesRevoked: number; keysRevoked: number }
       | { problem: TeamChangeProblem | R }
     > {
       if (!UUID.test(userId)) return { problem: 'not-found' };
@@ -293,10 +319,16 @@ export function dashboardUsers(sql: Sql) {
              set disabled_at = ${disabled ? sql`coalesce(disabled_at, now())` : null}
            where id = ${userId} and merchant_id = ${merchantId}
           returning ${tx(USER_COLUMNS)}`;
-        const invitesRevoked = disabled
-          ? await revokeInvitesOf(tx as unknown as Sql, merchantId, userId, null)
-          : 0;
-        return { user: userOf(row!), wasDisabled: target.disabled_at !== null, invitesRevoked };
+        const revokes = (revoke: typeof revokeInvitesOf) =>
+          disabled ? revoke(tx as unknown as Sql, merchantId, userId, null) : Promise.resolve(0);
+        const invitesRevoked = await revokes(revokeInvitesOf);
+        const keysRevoked = await revokes(revokeKeysOutliving);
+        return {
+          user: userOf(row!),
+          wasDisabled: target.disabled_at !== null,
+          invitesRevoked,
+          keysRevoked,
+        };
       });
     },
 

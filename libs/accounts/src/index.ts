@@ -10,7 +10,15 @@ export {
   type MerchantTermsPatch,
   type MerchantsTable,
 } from './merchants.ts';
-export { apiKeysTable, type ApiKeyRecord, type ApiKeysTable, type KeyOwner } from './api-keys.ts';
+export {
+  apiKeysTable,
+  keyModesOf,
+  mayHoldKey,
+  type ApiKeyRecord,
+  type ApiKeysTable,
+  type KeyOwner,
+  type ListedApiKey,
+} from './api-keys.ts';
 export {
   partnerEndpointsTable,
   type PartnerEndpointRow,

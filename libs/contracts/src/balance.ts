@@ -1,5 +1,6 @@
 // A merchant's balance and payouts: schemas and NATS subjects, and the merchant API's bodies.
 import { z } from 'zod';
+import { refusingBidiControls } from './bidi-controls.ts';
 import { centimesToDzd } from './money.ts';
 import { pageQuery } from './page-query.ts';
 import { algiersDay, dayRangeQuery, daysInRange, REPORT_TIME_ZONE } from './reports.ts';
@@ -135,27 +136,36 @@ export const PayoutsPage = z.object({
 });
 export type PayoutsPage = z.infer<typeof PayoutsPage>;
 
-/** Bank references and wallets: printable text without spaces at either end. */
+/**
+ * Bank references and wallets: printable text without spaces at either end, and nothing
+ * that reorders it where the merchant reads it (statements, the dashboard).
+ */
 const Label = (field: string, max: number) =>
-  z
-    .string()
-    .min(1, { error: `${field} should not be empty` })
-    .max(max, { error: `${field} must be at most ${max} characters` })
-    .regex(/^\S(.*\S)?$/, { error: `${field} must not start or end with a space` })
-    .regex(/^[^\p{Cc}]*$/u, { error: `${field} must not hold control characters` });
+  refusingBidiControls(
+    z
+      .string()
+      .min(1, { error: `${field} should not be empty` })
+      .max(max, { error: `${field} must be at most ${max} characters` })
+      .regex(/^\S(.*\S)?$/, { error: `${field} must not start or end with a space` })
+      .regex(/^[^\p{Cc}]*$/u, { error: `${field} must not hold control characters` }),
+    field,
+  );
 
 /**
  * A bank reference as the bank means it: `bna-2026-03-0001` and ` BNA-2026-03-0001 ` name
  * one transfer, so it is trimmed and upper-cased before it is checked or stored (the
  * payouts table's unique index compares upper(reference) too, migration 016).
  */
-const BankReference = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .min(1, { error: 'reference should not be empty' })
-  .max(100, { error: 'reference must be at most 100 characters' })
-  .regex(/^[^\p{Cc}]*$/u, { error: 'reference must not hold control characters' });
+const BankReference = refusingBidiControls(
+  z
+    .string()
+    .trim()
+    .toUpperCase()
+    .min(1, { error: 'reference should not be empty' })
+    .max(100, { error: 'reference must be at most 100 characters' })
+    .regex(/^[^\p{Cc}]*$/u, { error: 'reference must not hold control characters' }),
+  'reference',
+);
 
 export const PayoutRecordRequest = MerchantScope.extend({
   amount: Centimes.positive(),

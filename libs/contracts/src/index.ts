@@ -10,6 +10,7 @@ export { Language } from './payments/payment.ts';
 export { ErrorCatalog, httpStatusOf, type ErrorCode } from './errors.ts';
 export { PartnerError, RateLimitError, StandardError, ValidationList } from './envelopes.ts';
 export { cleanText, isJsonObject, validationMessages } from './validation.ts';
+export { hasBidiControl, replaceBidiControls } from './bidi-controls.ts';
 
 // The public API's success bodies, as the gateway answers them.
 export {

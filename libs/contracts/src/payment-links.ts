@@ -1,5 +1,6 @@
 // Payment links: schemas and NATS subjects.
 import { z } from 'zod';
+import { refusingBidiControls } from './bidi-controls.ts';
 import { pageQuery } from './page-query.ts';
 import { READ, rpc } from './rpc-definition.ts';
 import { Language } from './payments/payment.ts';
@@ -39,14 +40,21 @@ const centimes = (field: string) =>
  */
 export const CreatePaymentLinkBody = z
   .strictObject({
-    label: z
-      .string({ error: 'label must be a string' })
-      .trim()
-      .min(1, { error: 'label should not be empty' })
-      .max(PAYMENT_LINK_LABEL_MAX, {
-        error: `label must be at most ${PAYMENT_LINK_LABEL_MAX} characters`,
-      })
-      .refine(cleanText, { error: 'label must not contain control characters or broken Unicode' }),
+    // The payer page's title and heading, and the dashboard's: nothing in it may reorder
+    // what payers and merchants read.
+    label: refusingBidiControls(
+      z
+        .string({ error: 'label must be a string' })
+        .trim()
+        .min(1, { error: 'label should not be empty' })
+        .max(PAYMENT_LINK_LABEL_MAX, {
+          error: `label must be at most ${PAYMENT_LINK_LABEL_MAX} characters`,
+        })
+        .refine(cleanText, {
+          error: 'label must not contain control characters or broken Unicode',
+        }),
+      'label',
+    ),
     amount: centimes('amount').nullish(),
     minAmount: centimes('minAmount').nullish(),
     maxAmount: centimes('maxAmount').nullish(),

@@ -1,5 +1,15 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Histogram, type Registry } from 'prom-client';
+
+/**
+ * For Fastify()'s `logController` beside observeHttpRequests: Fastify's own request lines
+ * (incoming, completed, route not found) write the raw URL, and URLs carry credentials:
+ * a payer's checkout token, an invitation or a password reset link. They are not
+ * written; observeHttpRequests writes each request's line by its route pattern.
+ */
+export function urlFreeLogController(): LogController {
+  return new LogController({ disableRequestLogging: true });
+}
 
 /**
  * Every answered request of a public HTTP service: its duration in

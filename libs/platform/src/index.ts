@@ -3,7 +3,7 @@
 
 // Configuration, logging, and the runtime that wires a service's connections together.
 export { BaseEnv, loadConfig } from './config.ts';
-export { createLogger, type Logger } from './logger.ts';
+export { createLogger, type LogDestination, type Logger } from './logger.ts';
 export { startRuntime, type Runtime } from './runtime.ts';
 export { metricsOf } from './metrics.ts';
 
@@ -89,4 +89,12 @@ export { PartnerTargetsEnv } from './partner/settings.ts';
 
 // Public HTTP services: HTML text escaped for their pages, their requests measured.
 export { escapeHtml } from './html.ts';
-export { observeHttpRequests } from './http-requests.ts';
+export { observeHttpRequests, urlFreeLogController } from './http-requests.ts';
+
+// How long every HTTP server waits for a request to arrive, and for the next one.
+export {
+  HTTP_LIMITS,
+  httpLimitOptions,
+  type HttpLimitOptions,
+  type HttpLimits,
+} from './http-limits.ts';

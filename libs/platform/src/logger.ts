@@ -22,15 +22,16 @@ const REDACTED_PATHS = [
   'apiSecret',
   'secret',
   'password',
+  // The bytes of a request Node could not parse (a client error): its URL may carry a
+  // checkout token or an invitation link.
+  'err.rawPacket',
 ];
 
 export type { Logger };
+/** Where a logger writes its lines (stdout when none is given). */
+export type LogDestination = DestinationStream;
 
-export function createLogger(
-  service: string,
-  level: string,
-  destination?: DestinationStream,
-): Logger {
+export function createLogger(service: string, level: string, destination?: LogDestination): Logger {
   const options = {
     name: service,
     level,

@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { httpLimitOptions } from './http-limits.ts';
 
 /** A named dependency check: resolves when the dependency answers, rejects otherwise. */
 export type ReadinessCheck = () => Promise<unknown>;
@@ -37,7 +38,8 @@ export async function startOpsServer(options: {
   degradable?: readonly string[];
 }): Promise<OpsServer> {
   const degradable = new Set(options.degradable ?? []);
-  const app = Fastify({ logger: false });
+  // Never public, but probes and scrapers can stall like anyone: the same limits.
+  const app = Fastify({ logger: false, ...httpLimitOptions() });
   let phase: 'starting' | 'ready' | 'draining' = 'starting';
 
   // Which process answers: a harness that picked this port checks it is its own child's,

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { loadConfig, type BaseEnv } from './config.ts';
 import { connectPostgres, migrate, type Sql } from './db.ts';
 import { connectionLook, jetStreamWatch } from './jetstream-watch.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, type LogDestination, type Logger } from './logger.ts';
 import { connectNats, natsAccessOf, type NatsConnection } from './nats.ts';
 import { bindMetrics, platformMetrics } from './metrics.ts';
 import { createMetricsRegistry, startOpsServer, type OpsServer } from './ops-server.ts';
@@ -35,6 +35,8 @@ export interface RuntimeOptions<S extends z.ZodType<BaseEnv>> {
   jetstream?: boolean;
   /** Whether SIGTERM/SIGINT stop the service (off for in-process tests). */
   handleSignals?: boolean;
+  /** Where the log goes: stdout, unless a test reads the lines. */
+  logDestination?: LogDestination;
 }
 
 export interface Runtime<C extends BaseEnv> {
@@ -68,7 +70,7 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
   env: Record<string, string | undefined> = process.env,
 ): Promise<Runtime<z.infer<S>>> {
   const config = loadConfig(options.env, env);
-  const logger = createLogger(options.service, config.LOG_LEVEL);
+  const logger = createLogger(options.service, config.LOG_LEVEL, options.logDestination);
   const telemetry = await startTelemetry(options.service, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const sql = connectPostgres(config.DATABASE_URL, options.schema, config.DATABASE_POOL_SIZE);
   await migrate(sql, options.schema, options.migrations, logger, {

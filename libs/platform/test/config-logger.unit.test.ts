@@ -89,6 +89,14 @@ describe('createLogger', () => {
     expect(line).toContain('[redacted]');
     expect(JSON.parse(line)).toMatchObject({ service: 'test', msg: 'hello' });
   });
+
+  it('leaves out the bytes of a request Node could not parse, URL and all', () => {
+    const { lines, logger } = capturedLogger();
+    const rawPacket = Buffer.from('GET /dashboard/invite/the-token HTTP/1.1\r\nbad header\r\n');
+    logger.info({ err: Object.assign(new Error('Parse Error'), { rawPacket }) }, 'client error');
+    const logged = JSON.parse(lines.join('')) as { err: Record<string, unknown> };
+    expect(logged.err).toMatchObject({ message: 'Parse Error', rawPacket: '[redacted]' });
+  });
 });
 
 describe('log lines and traces', () => {

@@ -26,7 +26,7 @@ const CSV_COLUMNS: readonly (readonly [string, (p: PaymentListItem) => Cell])[] 
   ['failure_reason', (p) => p.failureReason],
   ['order_id', (p) => p.orderId],
   ['approval_code', (p) => p.approvalCode],
-  ['metadata', (p) => (p.metadata === null ? null : JSON.stringify(p.metadata))],
+  ['metadata', (p) => (p.metadata === null ? null : { json: p.metadata })],
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { replaceBidiControls } from '@dzpay/contracts';
 import ExcelJS from 'exceljs';
 import type { Cell } from './csv.ts';
 
@@ -43,12 +44,18 @@ export async function xlsxWorkbook(sheets: readonly Sheet[]): Promise<Buffer> {
       cells.forEach((value, index) => {
         const target = row.getCell(index + 1);
         if (value === null) return;
-        if (typeof value === 'number' || typeof value === 'string') {
+        if (typeof value === 'number') {
           target.value = value;
+        } else if (typeof value === 'string') {
+          // A string stays a string (exceljs writes no formula from it); its bidirectional
+          // controls are shown as U+FFFD, so a spreadsheet shows it in its written order.
+          target.value = replaceBidiControls(value);
         } else if ('dzd' in value) {
           // Whole centimes to DZD: a number with at most two decimals, shown with both.
           target.value = value.dzd / 100;
           target.numFmt = AMOUNT_FORMAT;
+        } else if ('json' in value) {
+          target.value = replaceBidiControls(JSON.stringify(value.json));
         } else if (value.at !== null) {
           target.value = algiersWallClock(value.at);
           target.numFmt = INSTANT_FORMAT;

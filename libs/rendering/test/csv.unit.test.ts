@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { algiersInstant } from '../src/csv.ts';
 import { paymentsCsv } from '../src/payments-csv.ts';
 import { reportCsv } from '../src/report-csv.ts';
+import { fieldsOf, formulasIn } from './csv-readings.ts';
 import { listItem, NOTHING_THAT_DAY } from './fixtures.ts';
 
 const payment = listItem({
@@ -92,7 +93,103 @@ describe('the payments CSV', () => {
   });
 });
 
+/** Text cells that start a formula only once a spreadsheet splits them on the other separator. */
+const hostile = listItem({
+  reference: 'X;=1+2',
+  orderId: 'Y,=1+3',
+  failureReason: 'a, -2',
+  approvalCode: 'q;@SUM(1)',
+  metadata: { note: 'b; =3' },
+});
+
+describe('the payments CSV read by either separator', () => {
+  it('the readings catch a formula that only the other separator reveals', () => {
+    expect(formulasIn('id,reference\r\n1,X;=1+2\r\n')).toEqual([
+      { reading: 'RFC 4180 by ";"', field: '=1+2' },
+      { reading: 'split on ";"', field: '=1+2' },
+    ]);
+  });
+
+  for (const [dialect, separator] of [
+    ['standard', ','],
+    ['spreadsheet', ';'],
+  ] as const) {
+    it(`${dialect}: every cell holding either separator is quoted, and no reading runs a formula`, async () => {
+      const text = await csvOf([{ payments: [hostile], nextCursor: null }], dialect);
+      expect(formulasIn(text)).toEqual([]);
+      for (const written of ['"X;\'=1+2"', '"Y,\'=1+3"', '"a, \'-2"', '"q;\'@SUM(1)"'])
+        expect(text).toContain(written);
+      // Read by its own separator, each cell is whole, only the apostrophe added.
+      const fields = fieldsOf(text, separator);
+      for (const cell of ["X;'=1+2", "Y,'=1+3", "a, '-2", "q;'@SUM(1)"])
+        expect(fields).toContain(cell);
+      expect(column(text, separator, 1, 'amount_dzd')).toBe(
+        dialect === 'standard' ? '1500.50' : '1500,50',
+      );
+    });
+  }
+});
+
+describe('the payments CSV’s metadata', () => {
+  it('stays valid JSON of the same value, quoted, and starts no formula in any reading', async () => {
+    const metadata = {
+      list: [1, -2],
+      note: 'b; =3',
+      to: 'a,+1',
+      at: 'x,@y',
+      spoof: 'f\u202edp',
+      q: 'say "hi"',
+    };
+    for (const dialect of ['standard', 'spreadsheet'] as const) {
+      const separator = dialect === 'standard' ? ',' : ';';
+      const text = await csvOf([{ payments: [listItem({ metadata })], nextCursor: null }], dialect);
+      // A naive split on "," can cut a negative number out of a JSON array (`-2]`): a
+      // number and closing brackets, which call nothing. Anything else would be a formula.
+      const numberPieces = /^-\d+(\.\d+)?([eE][+-]?\d+)?[\]}]*$/;
+      const found = formulasIn(text).filter(({ field }) => !numberPieces.test(field));
+      expect(found, dialect).toEqual([]);
+      expect(JSON.parse(column(text, separator, 1, 'metadata')!), dialect).toEqual(metadata);
+    }
+  });
+});
+
+describe('the payments CSV and bidirectional controls', () => {
+  it('writes each as a mark in both dialects, so no spreadsheet reorders a reference', async () => {
+    // An agency payment's reference is what the payer typed: never refused at input.
+    const spoofed = listItem({ reference: 'Facture \u202efdp.exe', orderId: 'o-\u20661\u2069' });
+    for (const dialect of ['standard', 'spreadsheet'] as const) {
+      const text = await csvOf([{ payments: [spoofed], nextCursor: null }], dialect);
+      expect(text, dialect).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+      expect(text, dialect).toContain('Facture \ufffdfdp.exe');
+      expect(text, dialect).toContain('o-\ufffd1\ufffd');
+    }
+  });
+});
+
 describe('the daily report CSV', () => {
+  it('quotes and neutralises a day holding either separator, in both dialects', () => {
+    // Its only text is the day: the one cell that goes through the writer's text rule.
+    const report = {
+      from: '2026-11-20',
+      to: '2026-11-21',
+      days: [
+        { date: 'X;=1+2', ...NOTHING_THAT_DAY },
+        { date: 'a, -2', ...NOTHING_THAT_DAY, net: -99_900 },
+      ],
+      totals: { ...NOTHING_THAT_DAY, net: -99_900 },
+    };
+    for (const dialect of ['standard', 'spreadsheet'] as const) {
+      const text = reportCsv(report, dialect);
+      expect(formulasIn(text), dialect).toEqual([]);
+      expect(text).toContain('"X;\'=1+2"');
+      expect(text).toContain('"a, \'-2"');
+    }
+    // Amounts stay numbers, a negative one included.
+    expect(reportCsv(report, 'spreadsheet').split('\r\n')[2]).toBe(
+      '"a, \'-2";0;0,00;0;0,00;0,00;-999,00',
+    );
+  });
+
   it('writes a row per day and the totals, a negative net as a number', () => {
     const figures = {
       successCount: 2,

@@ -7,6 +7,7 @@ import {
   statementPdf,
   statementXlsx,
 } from '../src/index.ts';
+import { formulasIn } from './csv-readings.ts';
 import { readWorkbook } from './fixtures.ts';
 
 const zero: BalanceFigures = {
@@ -91,6 +92,25 @@ describe('the statement as CSV', () => {
   it('the standard dialect for programs: commas and decimal points, no BOM', () => {
     const text = statementCsv(statement, 'standard');
     expect(text.split('\r\n')[1]).toBe('opening,,,,,,,,,1000.00');
+  });
+
+  it('quotes and neutralises text holding either separator, read by either one', () => {
+    // The days are the table's only text besides its own labels: each goes through the
+    // writer's text rule, as any text column added later would.
+    const days = ['X;=1+2', 'Y,=1+3', 'a, -2', 'q;@SUM(1)'];
+    const hostile: StatementReply = {
+      ...statement,
+      days: statement.days.map((day, index) => ({ ...day, date: days[index] ?? day.date })),
+    };
+    for (const dialect of ['standard', 'spreadsheet'] as const) {
+      const text = statementCsv(hostile, dialect);
+      expect(formulasIn(text), dialect).toEqual([]);
+      for (const written of ['"X;\'=1+2"', '"Y,\'=1+3"', '"a, \'-2"'])
+        expect(text, dialect).toContain(written);
+    }
+    expect(statementCsv(hostile, 'spreadsheet').split('\r\n')[4]).toBe(
+      '"a, \'-2";0;0,00;0,00;1;500,00;-500,00;1;2000,00;0,50',
+    );
   });
 });
 

@@ -38,6 +38,27 @@ describe('xlsxWorkbook', () => {
     expect(second.getCell(3).value).toBeNull();
   });
 
+  it('keeps formula-looking text as text, and writes bidirectional controls as marks', async () => {
+    const texts = ['X;=1+2', 'Y,=1+3', 'a, -2', 'q;@SUM(1)', '+1', '-x'];
+    const sheet = (
+      await readWorkbook(
+        await xlsxWorkbook([
+          {
+            name: 'Payments',
+            header: ['reference'],
+            rows: [...texts.map((text) => [text]), ['Facture \u202efdp.exe']],
+          },
+        ]),
+      )
+    ).worksheets[0]!;
+    texts.forEach((text, index) => {
+      const cell = sheet.getRow(index + 2).getCell(1);
+      expect(cell.value).toBe(text);
+      expect(cell.formula).toBeUndefined();
+    });
+    expect(sheet.getRow(texts.length + 2).getCell(1).value).toBe('Facture \ufffdfdp.exe');
+  });
+
   it('writes one tab per sheet', async () => {
     const workbook = await readWorkbook(
       await xlsxWorkbook([

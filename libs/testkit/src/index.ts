@@ -15,3 +15,16 @@ export { startMailCatcher, type MailCatcher } from './smtp.ts';
 
 // dzpay's services run as child processes, on ports of their own.
 export { freePort, spawnService, type ServiceProcess } from './processes.ts';
+
+// Clients that stop sending, over raw TCP: the limits every HTTP server of dzpay holds.
+export {
+  bodyThatStalls,
+  expectDroppedAt,
+  expectIdleClosedAt,
+  headersThatStall,
+  idleAfterAnswer,
+  limitsOf,
+  SHORT_LIMITS,
+  type ServerLimits,
+  type Silence,
+} from './stalled-requests.ts';

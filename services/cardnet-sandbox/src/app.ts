@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { httpLimitOptions, type HttpLimits } from '@dzpay/platform';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { callCounter } from './call-stats.ts';
 import { faultInjector } from './fault-injector.ts';
@@ -25,6 +26,8 @@ export interface SandboxDeps {
   statusRefunds: boolean;
   /** SANDBOX_TIME_ZONE: the zone of the merchant's wall-clock dates. */
   timeZone: string;
+  /** How long requests may take to arrive: the platform's HTTP_LIMITS unless a test says. */
+  httpLimits?: HttpLimits;
 }
 
 /** Forms and REST calls are small; anything larger is not a SATIM call. */
@@ -36,6 +39,9 @@ export function buildSandboxApp(deps: SandboxDeps): FastifyInstance {
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT_BYTES,
     logController: new RouteLogController(),
+    // A call whose headers or body stall is dropped (408) at the limits of every dzpay
+    // server, so it holds neither a connection nor the sandbox's shutdown.
+    ...httpLimitOptions(deps.httpLimits),
   });
   acceptForms(app);
 

@@ -1,4 +1,4 @@
-import { createLogger, loadConfig } from '@dzpay/platform';
+import { createLogger, loadConfig, type HttpLimits } from '@dzpay/platform';
 import { buildSandboxApp } from './app.ts';
 import { SandboxEnv } from './config.ts';
 
@@ -17,7 +17,12 @@ export interface Sandbox {
  */
 export async function startSandbox(
   env: Record<string, string | undefined>,
-  options: { handleSignals?: boolean; clock?: () => Date } = {},
+  options: {
+    handleSignals?: boolean;
+    clock?: () => Date;
+    /** Shorter limits on requests than the platform's HTTP_LIMITS (tests). */
+    httpLimits?: HttpLimits;
+  } = {},
 ): Promise<Sandbox> {
   const config = loadConfig(SandboxEnv, env);
   const logger = createLogger('cardnet-sandbox', config.LOG_LEVEL);
@@ -33,6 +38,7 @@ export async function startSandbox(
     control: config.SANDBOX_CONTROL,
     statusRefunds: config.SANDBOX_STATUS_REFUNDS,
     timeZone: config.SANDBOX_TIME_ZONE,
+    httpLimits: options.httpLimits,
   });
   const address = await app.listen({ host: config.SANDBOX_HOST, port: config.SANDBOX_PORT });
   const url = address.replace('0.0.0.0', '127.0.0.1');

@@ -1,5 +1,6 @@
 import { escapeHtml } from '@dzpay/platform';
-import { type ApiKeyRecord, issueApiKey } from '@dzpay/accounts';
+import { issueApiKey, mayHoldKey, type ListedApiKey } from '@dzpay/accounts';
+import { hasBidiControl } from '@dzpay/contracts';
 import { recordDashboardAudit } from './audit-record.ts';
 import { formatDateTime } from './format.ts';
 import { textsOf } from './messages.ts';
@@ -13,9 +14,20 @@ const LABEL_MAX = 100;
 
 /**
  * The merchant's API keys of the mode shown: list, issue (the key is shown once, in
- * the answer to the form, and never stored), revoke after a confirmation page.
+ * the answer to the form, and never stored), revoke after a confirmation page. A key
+ * acts for the merchant across the API of its mode, so a role issues and revokes only
+ * the keys it may hold (mayHoldKey: live keys for owners and admins); each key names
+ * who issued it, and goes when its issuer is disabled or demoted below it.
  */
 export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
+  const mayManage = (context: PageContext, mode = context.scope.mode) =>
+    mayHoldKey(context.session.role ?? 'accountant', mode);
+  /** Refused for the role: 403 in the layout, naming the role and who may. */
+  const refused = (context: PageContext) => {
+    const t = textsOf(context.language);
+    const role = t.roleNames[context.session.role ?? 'accountant'];
+    return problem(context.request, context.reply, 403, t.keyModeRefused(role), t.forbiddenTitle);
+  };
   const render = async (context: PageContext, top = '') => {
     const { escape: e, scope } = context;
     const t = textsOf(context.language);
@@ -23,21 +35,27 @@ export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
       dash.accounts.listKeysOf(scope.merchantId, scope.mode),
       dash.accounts.lastUsesOf(scope.merchantId),
     ]);
-    const rows = keys.map((key) => keyRow(key, uses.get(key.id) ?? null, context)).join('');
+    const manages = mayManage(context);
+    const rows = keys
+      .map((key) => keyRow(key, uses.get(key.id) ?? null, context, manages))
+      .join('');
     const table = keys.length
       ? `<div class="table-wrap"><table class="responsive"><thead><tr>
-<th scope="col">${e(t.prefix)}</th><th scope="col">${e(t.label)}</th><th scope="col">${e(t.created)}</th>
+<th scope="col">${e(t.prefix)}</th><th scope="col">${e(t.label)}</th><th scope="col">${e(t.issuedBy)}</th><th scope="col">${e(t.created)}</th>
 <th scope="col">${e(t.lastUsed)}</th><th scope="col">${e(t.status)}</th><th scope="col">${e(t.actions)}</th></tr></thead><tbody>${rows}</tbody></table></div>`
       : `<p>${e(t.noKeys)}</p>`;
+    const issue = manages
+      ? `<form class="stack" method="post" action="${DashboardPaths.apiKeys}">${context.csrfField()}
+<div><label for="key-label">${e(t.optionalLabel)}</label><input id="key-label" name="label" type="text" maxlength="${LABEL_MAX}" autocomplete="off"></div>
+<div><button type="submit">${e(t.issueKey)}</button></div></form>`
+      : `<p class="muted">${e(t.keyModeRefused(t.roleNames[context.session.role ?? 'accountant']))}</p>`;
     return context.page(
       t.keysTitle,
       `${top}<section class="card" aria-labelledby="keys"><h2 id="keys">${e(t.keysTitle)} · ${e(
         scope.mode === 'live' ? t.modeLive : t.modeTest,
       )}</h2><p class="muted">${e(t.keysIntro)}</p>${table}</section>
 <section class="card" aria-labelledby="issue"><h2 id="issue">${e(t.issueKey)}</h2>
-<form class="stack" method="post" action="${DashboardPaths.apiKeys}">${context.csrfField()}
-<div><label for="key-label">${e(t.optionalLabel)}</label><input id="key-label" name="label" type="text" maxlength="${LABEL_MAX}" autocomplete="off"></div>
-<div><button type="submit">${e(t.issueKey)}</button></div></form></section>`,
+<p class="muted">${e(t.keyPowers)}</p>${issue}</section>`,
     );
   };
 
@@ -48,18 +66,27 @@ export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
     const t = textsOf(context.language);
     const raw = (context.request.body as Form).label;
     const label = typeof raw === 'string' ? raw.trim() : '';
-    if ([...label].length > LABEL_MAX) {
+    // Shown on this page and in the activity log: nothing in it may reorder what is read.
+    const problem =
+      [...label].length > LABEL_MAX ? t.labelTooLong : hasBidiControl(label) ? t.labelBidi : null;
+    if (problem !== null) {
       context.reply.code(400);
-      return render(context, `<p class="flash error" role="alert">${e(t.labelTooLong)}</p>`);
+      return render(context, `<p class="flash error" role="alert">${e(problem)}</p>`);
     }
+    if (!mayManage(context)) return refused(context);
     const issued = issueApiKey(scope.mode);
-    const stored = await dash.accounts.insertKey({
-      merchantId: scope.merchantId,
-      mode: issued.mode,
-      hash: issued.hash,
-      displayPrefix: issued.displayPrefix,
-      label: label || null,
-    });
+    // Judged again as the user is at this instant (a demotion a moment ago refuses it).
+    const stored = await dash.accounts.insertKeyIssuedBy(
+      {
+        merchantId: scope.merchantId,
+        mode: issued.mode,
+        hash: issued.hash,
+        displayPrefix: issued.displayPrefix,
+        label: label || null,
+      },
+      context.session.userId,
+    );
+    if (!stored) return refused(context);
     context.request.log.info(
       { merchantId: scope.merchantId, keyId: stored.id, mode: scope.mode },
       'API key issued from the dashboard',
@@ -83,6 +110,7 @@ export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
     const { id } = context.request.params as { id: string };
     const key = await dash.accounts.findKeyOf(scope.merchantId, scope.mode, id);
     if (!key || key.revokedAt) return notFound(context);
+    if (!mayManage(context)) return refused(context);
     return context.page(
       t.revokeTitle,
       `<section class="card"><dl class="fields"><dt>${e(t.prefix)}</dt><dd><code>${e(key.displayPrefix)}</code></dd>
@@ -98,6 +126,7 @@ export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
     const { scope } = context;
     const t = textsOf(context.language);
     const { id } = context.request.params as { id: string };
+    if (!mayManage(context)) return refused(context);
     const revoked = await dash.accounts.revokeKeyOf(scope.merchantId, scope.mode, id);
     if (!revoked) return notFound(context);
     context.request.log.info(
@@ -114,19 +143,27 @@ export function apiKeyPages(kit: PageKit, dash: DashboardDeps): void {
   });
 }
 
-function keyRow(key: ApiKeyRecord, lastUsed: Date | null, context: PageContext): string {
+function keyRow(
+  key: ListedApiKey,
+  lastUsed: Date | null,
+  context: PageContext,
+  manages: boolean,
+): string {
   const e = escapeHtml;
   const t = textsOf(context.language);
   const status = key.revokedAt
     ? `<span class="badge bad">${e(t.revoked)} ${e(formatDateTime(key.revokedAt, context.language))}</span>`
     : `<span class="badge ok">${e(t.active)}</span>`;
-  const action = key.revokedAt
-    ? ''
-    : `<a href="${DashboardPaths.apiKeys}/${e(key.id)}/revoke">${e(t.revoke)}<span class="sr-only"> ${e(
-        key.displayPrefix,
-      )}</span></a>`;
+  const issuer = key.issuerEmail ?? (key.issuedBy === null ? t.issuedByOperator : '');
+  const action =
+    key.revokedAt || !manages
+      ? ''
+      : `<a href="${DashboardPaths.apiKeys}/${e(key.id)}/revoke">${e(t.revoke)}<span class="sr-only"> ${e(
+          key.displayPrefix,
+        )}</span></a>`;
   return `<tr><td data-label="${e(t.prefix)}"><code>${e(key.displayPrefix)}</code></td>
 <td data-label="${e(t.label)}">${e(key.label ?? '')}</td>
+<td data-label="${e(t.issuedBy)}">${e(issuer)}</td>
 <td data-label="${e(t.created)}">${e(formatDateTime(key.createdAt, context.language))}</td>
 <td data-label="${e(t.lastUsed)}">${e(lastUsed ? formatDateTime(lastUsed, context.language) : t.neverUsed)}</td>
 <td data-label="${e(t.status)}">${status}</td><td data-label="${e(t.actions)}">${action}</td></tr>`;

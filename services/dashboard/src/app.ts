@@ -1,7 +1,13 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { httpStatusOf } from '@dzpay/contracts';
-import { isAppError, observeHttpRequests } from '@dzpay/platform';
+import {
+  httpLimitOptions,
+  isAppError,
+  observeHttpRequests,
+  urlFreeLogController,
+  type HttpLimits,
+} from '@dzpay/platform';
 import type { Registry } from 'prom-client';
 import Fastify, {
   type FastifyBaseLogger,
@@ -39,6 +45,8 @@ export interface DashboardServer {
   registry: Registry;
   /** Trust X-Forwarded-For from this many proxies (the ingress) when reading client IPs. */
   trustProxyHops: number;
+  /** How long requests may take to arrive: the platform's HTTP_LIMITS unless a test says. */
+  httpLimits?: HttpLimits;
 }
 
 /**
@@ -53,6 +61,11 @@ export async function buildDashboardApp(
     loggerInstance: server.logger,
     trustProxy: (_address: string, hop: number) => hop < server.trustProxyHops,
     return503OnClosing: true,
+    // Invitation and password reset links carry their token in the URL: requests are
+    // logged by route pattern (observeHttpRequests), never by URL.
+    logController: urlFreeLogController(),
+    // A request whose headers or body stall is dropped (408) at the platform's limits.
+    ...httpLimitOptions(server.httpLimits),
   });
   observeHttpRequests(
     app,

@@ -9,7 +9,13 @@ import { flashHtml, publicPage } from './layout.ts';
 import { textsOf, type DashboardText } from './messages.ts';
 import { DashboardPaths, safeReturnPath } from './navigation.ts';
 import { hashPassword, passwordProblem, verifyPassword } from '@dzpay/accounts';
-import { DashboardUnavailable, resolveSession, setSessionCookie } from './session-guard.ts';
+import {
+  DashboardUnavailable,
+  deviceCookieOf,
+  resolveSession,
+  setDeviceCookie,
+  setSessionCookie,
+} from './session-guard.ts';
 import type { DashboardDeps } from './settings.ts';
 
 type Form = Record<string, unknown>;
@@ -108,9 +114,10 @@ export function authPages(scope: FastifyInstance, dash: DashboardDeps): void {
     if (!email || !password) return again(400, t.wrongCredentials);
 
     // Without Redis the throttle cannot count: refuse rather than allow endless guesses.
+    const device = deviceCookieOf(request, dash);
     let verdict;
     try {
-      verdict = await dash.throttle.check(email, request.ip);
+      verdict = await dash.throttle.check(email, request.ip, device);
     } catch (error) {
       request.log.warn({ err: error }, 'sign-in throttle unavailable');
       return again(503, t.unavailable);
@@ -124,7 +131,7 @@ export function authPages(scope: FastifyInstance, dash: DashboardDeps): void {
     const passwordOk = await verifyPassword(candidate?.passwordHash ?? null, password);
     if (!candidate || !passwordOk || !candidate.usable) {
       try {
-        await dash.throttle.recordFailure(email, request.ip);
+        await dash.throttle.recordFailure(email, request.ip, device);
       } catch (error) {
         request.log.warn({ err: error }, 'sign-in throttle unavailable');
         return again(503, t.unavailable);
@@ -133,7 +140,7 @@ export function authPages(scope: FastifyInstance, dash: DashboardDeps): void {
     }
 
     try {
-      await dash.throttle.recordSuccess(email);
+      setDeviceCookie(reply, dash, await dash.throttle.recordSuccess(email, request.ip, device));
       // Always a new session id at sign-in: a planted cookie never becomes a session.
       const id = await dash.sessions.create({
         userId: candidate.id,

@@ -158,8 +158,10 @@ export function createPageKit(app: FastifyInstance, dash: DashboardDeps): PageKi
         return reply.type('text/html; charset=utf-8').send(html);
       }
       // A handler that neither answered HTML nor sent anything would leave the browser
-      // waiting: a bug, said as one.
-      if (!reply.sent) throw new Error(`dashboard page ${request.url} sent no answer`);
+      // waiting: a bug, said as one, by its route (a URL is never logged).
+      if (!reply.sent) {
+        throw new Error(`dashboard page ${request.routeOptions.url ?? '?'} sent no answer`);
+      }
       return reply;
     };
 

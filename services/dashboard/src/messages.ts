@@ -82,7 +82,15 @@ const en = {
   cancel: 'Cancel',
   keyRevoked: 'The key was revoked.',
   noKeys: 'No key yet.',
+  issuedBy: 'Issued by',
+  issuedByOperator: 'dzpay operator',
+  keyPowers:
+    'A key acts for your business in its mode across the whole API: payments, refunds, the balance and the activity log. It is revoked when the person who issued it is disabled or loses the role it needs.',
+  keyModeRefused: (role: string) =>
+    `Your role (${role}) cannot issue or revoke keys in this mode: live keys are for owners and administrators.`,
   labelTooLong: 'The label must have at most 100 characters.',
+  labelBidi:
+    'The label must not contain bidirectional control characters: they reorder the text around them.',
   webhooksTitle: 'Webhooks',
   webhookUrl: 'Webhook URL',
   webhookEvents: 'Events sent',
@@ -213,7 +221,15 @@ const fr: Messages = {
   cancel: 'Annuler',
   keyRevoked: 'La clé a été révoquée.',
   noKeys: 'Aucune clé pour l’instant.',
+  issuedBy: 'Émise par',
+  issuedByOperator: 'opérateur dzpay',
+  keyPowers:
+    'Une clé agit pour votre entreprise dans son mode sur toute l’API : paiements, remboursements, solde et journal d’activité. Elle est révoquée quand la personne qui l’a émise est désactivée ou perd le rôle nécessaire.',
+  keyModeRefused: (role: string) =>
+    `Votre rôle (${role}) ne permet pas d’émettre ni de révoquer des clés dans ce mode : les clés live sont réservées aux propriétaires et aux administrateurs.`,
   labelTooLong: 'Le libellé doit comporter au plus 100 caractères.',
+  labelBidi:
+    'Le libellé ne doit pas contenir de caractères de contrôle bidirectionnel : ils réordonnent le texte qui les entoure.',
   webhooksTitle: 'Webhooks',
   webhookUrl: 'URL des webhooks',
   webhookEvents: 'Événements envoyés',
@@ -339,7 +355,14 @@ const ar: Messages = {
   cancel: 'رجوع',
   keyRevoked: 'أُلغي المفتاح.',
   noKeys: 'لا توجد مفاتيح بعد.',
+  issuedBy: 'أصدرها',
+  issuedByOperator: 'مشغّل dzpay',
+  keyPowers:
+    'يعمل المفتاح باسم نشاطك في وضعه عبر الواجهة البرمجية كلها: المدفوعات والاستردادات والرصيد وسجل النشاط. ويُلغى حين يُعطَّل من أصدره أو يفقد الدور اللازم له.',
+  keyModeRefused: (role: string) =>
+    `دورك (${role}) لا يسمح بإصدار المفاتيح أو إلغائها في هذا الوضع: المفاتيح الحقيقية (live) للمالكين والمديرين فقط.`,
   labelTooLong: 'يجب ألا تتجاوز التسمية 100 حرف.',
+  labelBidi: 'يجب ألا تحتوي التسمية على محارف التحكم في الاتجاه: فهي تعيد ترتيب النص من حولها.',
   webhooksTitle: 'الإشعارات (Webhooks)',
   webhookUrl: 'رابط الإشعارات',
   webhookEvents: 'الأحداث المرسلة',

@@ -24,12 +24,6 @@ type Notice = { kind: 'ok' | 'error'; text: string } | undefined;
 /** The routes' paths inside the plugin's /dashboard prefix. */
 const ASK = DashboardPaths.passwordReset.slice(DashboardPaths.home.length);
 
-/**
- * The link pages carry a live credential in their URL: Fastify's request lines (info)
- * would write it to the log. At warn they are not written; what goes wrong still is.
- */
-const TOKEN_ROUTE = { logLevel: 'warn' as const };
-
 function requestLanguage(request: FastifyRequest, choice?: unknown): Language {
   const query = request.query as { lang?: unknown } | undefined;
   return chooseLanguage(choice ?? query?.lang, request.headers['accept-language']);
@@ -207,7 +201,7 @@ ${links(language, [[DashboardPaths.login, r.backToSignIn]])}`;
     return { state: resetLinkState(link, now()), link };
   }
 
-  app.get<{ Params: { token: string } }>(`${ASK}/:token`, TOKEN_ROUTE, async (request, reply) => {
+  app.get<{ Params: { token: string } }>(`${ASK}/:token`, async (request, reply) => {
     const language = requestLanguage(request);
     const r = resetTextsOf(language);
     const { token } = request.params;
@@ -222,7 +216,7 @@ ${links(language, [[DashboardPaths.login, r.backToSignIn]])}`;
     return sendPage(reply, 200, { language, title: r.chooseTitle, body, path });
   });
 
-  app.post<{ Params: { token: string } }>(`${ASK}/:token`, TOKEN_ROUTE, async (request, reply) => {
+  app.post<{ Params: { token: string } }>(`${ASK}/:token`, async (request, reply) => {
     const form = (request.body ?? {}) as Form;
     const language = requestLanguage(request, form.lang);
     const r = resetTextsOf(language);
@@ -273,7 +267,7 @@ ${links(language, [[DashboardPaths.login, r.backToSignIn]])}`;
       throw new DashboardUnavailable(error);
     }
     // The reset proves the mailbox: the sign-in failures counted for it are forgiven.
-    await dash.throttle.recordSuccess(done.email).catch((error: unknown) => {
+    await dash.throttle.forgive(done.email, request.ip).catch((error: unknown) => {
       request.log.warn({ err: error }, 'sign-in throttle unavailable');
     });
     // The change is made and the sessions ended: a lost audit row is an operator's
@@ -290,9 +284,8 @@ ${links(language, [[DashboardPaths.login, r.backToSignIn]])}`;
         request.log.error({ err: error, userId: done.userId }, 'password reset not audited');
       });
     await endFormToken(request, reply, dash);
-    // The service's own logger: this route's request logger writes warnings only.
-    app.log.info(
-      { reqId: request.id, userId: done.userId, merchantId: done.merchantId, sessionsEnded },
+    request.log.info(
+      { userId: done.userId, merchantId: done.merchantId, sessionsEnded },
       'dashboard password reset',
     );
     const body = `<p role="status">${escapeHtml(r.done)}</p>

@@ -1,5 +1,12 @@
 import { accountsRepository, dashboardUsers, passwordResets } from '@dzpay/accounts';
-import { secretsKey, smtpMailer, startRuntime, type Runtime } from '@dzpay/platform';
+import {
+  secretsKey,
+  smtpMailer,
+  startRuntime,
+  type HttpLimits,
+  type LogDestination,
+  type Runtime,
+} from '@dzpay/platform';
 import { runtimeSchemaOf } from '@dzpay/stack';
 import type { FastifyInstance } from 'fastify';
 import { formTokens } from './adapters/form-tokens.ts';
@@ -23,7 +30,13 @@ export interface Dashboard {
 /** Wires the dashboard: runtime, accounts, sessions, the pages; shutdown closes HTTP first. */
 export async function startDashboard(
   env: Record<string, string | undefined>,
-  options: { handleSignals?: boolean } = {},
+  options: {
+    handleSignals?: boolean;
+    /** Where the log goes: stdout, unless a test reads the lines. */
+    logDestination?: LogDestination;
+    /** Shorter limits on requests than the platform's HTTP_LIMITS (tests). */
+    httpLimits?: HttpLimits;
+  } = {},
 ): Promise<Dashboard> {
   const runtime = await startRuntime(
     {
@@ -36,6 +49,7 @@ export async function startDashboard(
       // so the dashboard stays in rotation, degraded, rather than vanish behind the ingress.
       redis: 'degradable',
       handleSignals: options.handleSignals ?? true,
+      logDestination: options.logDestination,
     },
     env,
   );
@@ -63,6 +77,7 @@ export async function startDashboard(
       logger: runtime.logger,
       registry: runtime.ops.registry,
       trustProxyHops: config.TRUST_PROXY_HOPS,
+      httpLimits: options.httpLimits,
     },
     {
       settings,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ActiveUser } from '@dzpay/accounts';
+import { KNOWN_DEVICE_DAYS } from './adapters/login-throttle-store.ts';
 import type { SessionRecord } from './adapters/sessions.ts';
 import { dashboardCookies } from './cookies.ts';
 import type { DashboardSession } from './page-kit.ts';
@@ -83,6 +84,16 @@ export function cookieOptions(deps: DashboardDeps, maxAgeSeconds?: number) {
 export function setSessionCookie(reply: FastifyReply, deps: DashboardDeps, id: string): void {
   const name = dashboardCookies(deps.settings.cookieSecure).session;
   void reply.setCookie(name, id, cookieOptions(deps, deps.settings.sessionMaxSeconds));
+}
+
+/** The device cookie the browser sent, if any (login-throttle-store.ts judges it). */
+export function deviceCookieOf(request: FastifyRequest, deps: DashboardDeps): string | undefined {
+  return request.cookies[dashboardCookies(deps.settings.cookieSecure).device];
+}
+
+export function setDeviceCookie(reply: FastifyReply, deps: DashboardDeps, token: string): void {
+  const name = dashboardCookies(deps.settings.cookieSecure).device;
+  void reply.setCookie(name, token, cookieOptions(deps, KNOWN_DEVICE_DAYS * 86_400));
 }
 
 export function clearSessionCookie(reply: FastifyReply, deps: DashboardDeps): void {

@@ -157,7 +157,7 @@ export function teamPages(kit: PageKit, dash: DashboardDeps): void {
         details: {
           from: changed.previous,
           to: role,
-          ...(changed.invitesRevoked ? { invitesRevoked: changed.invitesRevoked } : {}),
+          ...revokedCounts(changed),
         },
         withoutMode: true,
       });
@@ -188,7 +188,7 @@ export function teamPages(kit: PageKit, dash: DashboardDeps): void {
           target: changed.user.email,
           details: {
             role: changed.user.role,
-            ...(changed.invitesRevoked ? { invitesRevoked: changed.invitesRevoked } : {}),
+            ...revokedCounts(changed),
           },
           withoutMode: true,
         });
@@ -201,4 +201,12 @@ export function teamPages(kit: PageKit, dash: DashboardDeps): void {
       );
     });
   }
+}
+
+/** What a team change revoked with it, for its audit event (only what it did). */
+function revokedCounts(changed: { invitesRevoked: number; keysRevoked: number }) {
+  return {
+    ...(changed.invitesRevoked ? { invitesRevoked: changed.invitesRevoked } : {}),
+    ...(changed.keysRevoked ? { keysRevoked: changed.keysRevoked } : {}),
+  };
 }

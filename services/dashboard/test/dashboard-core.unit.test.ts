@@ -10,14 +10,22 @@ import { relativePath } from '../src/kit.ts';
 import { DashboardMessages } from '../src/messages.ts';
 
 describe('the sign-in throttle', () => {
-  const counts = { account: 0, address: 0, accountTtlSeconds: -2, addressTtlSeconds: -2 };
-
-  it('allows below both limits', () => {
-    expect(loginVerdict({ ...counts, account: 4, address: 19 })).toEqual({ allowed: true });
+  const none = { count: 0, ttlSeconds: -2 };
+  const unknown = (over: Partial<Record<'address' | 'accountAddress' | 'account', number>>) => ({
+    knownDevice: false as const,
+    address: { count: over.address ?? 0, ttlSeconds: 42 },
+    accountAddress: { count: over.accountAddress ?? 0, ttlSeconds: 600 },
+    account: { count: over.account ?? 0, ttlSeconds: 300 },
   });
 
-  it('refuses an account at 5 failures, with the time its window has left', () => {
-    expect(loginVerdict({ ...counts, account: 5, accountTtlSeconds: 600 })).toEqual({
+  it('allows below every limit', () => {
+    expect(loginVerdict(unknown({ address: 19, accountAddress: 4, account: 49 }))).toEqual({
+      allowed: true,
+    });
+  });
+
+  it('refuses an account from one address at 5 failures there, with the time its window has left', () => {
+    expect(loginVerdict(unknown({ accountAddress: 5 }))).toEqual({
       allowed: false,
       by: 'account',
       retryAfterSeconds: 600,
@@ -25,19 +33,34 @@ describe('the sign-in throttle', () => {
   });
 
   it('refuses an address at 20 failures, before looking at the account', () => {
-    expect(
-      loginVerdict({
-        ...counts,
-        account: 9,
-        address: 20,
-        addressTtlSeconds: 42,
-        accountTtlSeconds: 7,
-      }),
-    ).toEqual({ allowed: false, by: 'address', retryAfterSeconds: 42 });
+    expect(loginVerdict(unknown({ address: 20, accountAddress: 9 }))).toEqual({
+      allowed: false,
+      by: 'address',
+      retryAfterSeconds: 42,
+    });
+  });
+
+  it('refuses unknown places for an account guessed at from 50 places at once', () => {
+    expect(loginVerdict(unknown({ account: 50 }))).toEqual({
+      allowed: false,
+      by: 'account',
+      retryAfterSeconds: 300,
+    });
+  });
+
+  it('judges a known device by its own failures alone, whatever strangers did', () => {
+    expect(loginVerdict({ knownDevice: true, device: { count: 4, ttlSeconds: 60 } })).toEqual({
+      allowed: true,
+    });
+    expect(loginVerdict({ knownDevice: true, device: { count: 5, ttlSeconds: 60 } })).toEqual({
+      allowed: false,
+      by: 'account',
+      retryAfterSeconds: 60,
+    });
   });
 
   it('says the whole window when the counter has no expiry', () => {
-    expect(loginVerdict({ ...counts, account: 6 })).toMatchObject({
+    expect(loginVerdict({ knownDevice: true, device: { ...none, count: 6 } })).toMatchObject({
       retryAfterSeconds: LOGIN_LIMITS.windowSeconds,
     });
   });
@@ -84,6 +107,7 @@ describe('the cookies', () => {
     expect(dashboardCookies(true)).toEqual({
       session: '__Host-dzpay_dashboard',
       form: '__Host-dzpay_dashboard_form',
+      device: '__Host-dzpay_dashboard_device',
       path: '/',
     });
   });
@@ -92,6 +116,7 @@ describe('the cookies', () => {
     expect(dashboardCookies(false)).toEqual({
       session: 'dzpay_dashboard',
       form: 'dzpay_dashboard_form',
+      device: 'dzpay_dashboard_device',
       path: '/dashboard',
     });
   });

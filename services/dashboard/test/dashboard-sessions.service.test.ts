@@ -76,19 +76,59 @@ describe('dashboard sessions in Redis', () => {
 });
 
 describe('the sign-in throttle in Redis', () => {
-  it('counts failures per account (any case) and per address, and a success clears the account', async () => {
-    const throttle = loginThrottle(redis, { perAccount: 3, perAddress: 5, windowSeconds: 60 });
-    for (let i = 0; i < 3; i++) await throttle.recordFailure('Amina@Shop.dz', `10.0.0.${i}`);
-    expect(await throttle.check('amina@shop.dz', '10.0.0.9')).toMatchObject({
+  const limits = {
+    perAddress: 5,
+    perAccountAddress: 3,
+    perAccount: 6,
+    perDevice: 2,
+    windowSeconds: 60,
+  };
+
+  it('counts an account per address: strangers elsewhere do not lock it from here', async () => {
+    const throttle = loginThrottle(redis, limits);
+    for (let i = 0; i < 3; i++) await throttle.recordFailure('Amina@Shop.dz', '10.0.1.1');
+    expect(await throttle.check('amina@shop.dz', '10.0.1.1')).toMatchObject({
       allowed: false,
       by: 'account',
     });
-    await throttle.recordSuccess('AMINA@shop.dz');
-    expect(await throttle.check('amina@shop.dz', '10.0.0.9')).toEqual({ allowed: true });
-    for (let i = 0; i < 5; i++) await throttle.recordFailure(`x${i}@shop.dz`, '10.0.0.50');
-    const verdict = await throttle.check('new@shop.dz', '10.0.0.50');
+    // The same account from another address, and another account from this one.
+    expect(await throttle.check('amina@shop.dz', '10.0.1.2')).toEqual({ allowed: true });
+    expect(await throttle.check('karim@shop.dz', '10.0.1.1')).toEqual({ allowed: true });
+    await throttle.recordSuccess('AMINA@shop.dz', '10.0.1.1');
+    expect(await throttle.check('amina@shop.dz', '10.0.1.1')).toEqual({ allowed: true });
+  });
+
+  it('counts an address across accounts', async () => {
+    const throttle = loginThrottle(redis, limits);
+    for (let i = 0; i < 5; i++) await throttle.recordFailure(`x${i}@shop.dz`, '10.0.2.50');
+    const verdict = await throttle.check('new@shop.dz', '10.0.2.50');
     expect(verdict).toMatchObject({ allowed: false, by: 'address' });
     expect(verdict.allowed === false && verdict.retryAfterSeconds).toBeGreaterThan(50);
+  });
+
+  it('locks unknown places out of an account guessed from many, never its known device', async () => {
+    const throttle = loginThrottle(redis, limits);
+    const device = await throttle.recordSuccess('owner@shop.dz', '10.0.3.1');
+    expect(device).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    for (let i = 0; i < 6; i++) await throttle.recordFailure('owner@shop.dz', `10.0.4.${i}`);
+    expect(await throttle.check('owner@shop.dz', '10.0.4.99')).toMatchObject({
+      allowed: false,
+      by: 'account',
+    });
+    // The owner's browser, from anywhere, even from an address strangers used.
+    expect(await throttle.check('owner@shop.dz', '10.0.4.1', device)).toEqual({ allowed: true });
+    // Its cookie names a known device of this account only, and a made-up one nothing.
+    expect(await throttle.check('other@shop.dz', '10.0.4.1', device)).toEqual({ allowed: true });
+    for (let i = 0; i < 3; i++) await throttle.recordFailure('other@shop.dz', '10.0.4.1', device);
+    expect((await throttle.check('other@shop.dz', '10.0.4.1', device)).allowed).toBe(false);
+    expect((await throttle.check('owner@shop.dz', '10.0.4.5', 'A'.repeat(43))).allowed).toBe(false);
+    // A known device's own failures lock it alone; a success there keeps its token.
+    await throttle.recordFailure('owner@shop.dz', '10.0.3.1', device);
+    await throttle.recordFailure('owner@shop.dz', '10.0.3.1', device);
+    expect((await throttle.check('owner@shop.dz', '10.0.3.1', device)).allowed).toBe(false);
+    // A reset forgives what unknown places counted.
+    await throttle.forgive('owner@shop.dz', '10.0.4.99');
+    expect(await throttle.check('owner@shop.dz', '10.0.4.99')).toEqual({ allowed: true });
   });
 });
 

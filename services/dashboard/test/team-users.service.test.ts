@@ -1,4 +1,12 @@
-import { auditLog, dashboardUsers, type DashboardUsers } from '@dzpay/accounts';
+import {
+  apiKeysTable,
+  auditLog,
+  dashboardUsers,
+  issueApiKey,
+  type ApiKeysTable,
+  type DashboardUsers,
+} from '@dzpay/accounts';
+import type { Mode } from '@dzpay/contracts';
 import { connectPostgres, type Sql } from '@dzpay/platform';
 import { migrateService } from '@dzpay/stack';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
@@ -12,6 +20,7 @@ import { changeCheck } from '../src/team-rules.ts';
 let infra: IsolatedInfra;
 let sql: Sql;
 let users: DashboardUsers;
+let keys: ApiKeysTable;
 
 async function merchant(name: string): Promise<string> {
   const [row] = await sql<
@@ -40,6 +49,7 @@ beforeAll(async () => {
   sql = connectPostgres(infra.databaseUrl, 'accounts', 6);
   await migrateService(sql, 'dashboard');
   users = dashboardUsers(sql);
+  keys = apiKeysTable(sql);
 });
 afterAll(async () => {
   await sql?.end();
@@ -319,6 +329,111 @@ describe('an invitation’s inviter', () => {
     expect(await users.acceptInvite(fresh.tokenHash, 'hash')).toMatchObject({
       user: { role: 'accountant' },
     });
+  });
+});
+
+describe('API keys and who issued them', () => {
+  /** A key issued from the dashboard by `userId`; null when their role may not hold it. */
+  const issue = async (merchantId: string, userId: string, mode: Mode) => {
+    const issued = issueApiKey(mode);
+    const key = await keys.insertKeyIssuedBy(
+      { merchantId, mode, hash: issued.hash, displayPrefix: issued.displayPrefix, label: null },
+      userId,
+    );
+    return key && { ...key, hash: issued.hash };
+  };
+  /** Whether the gateway would still take the key. */
+  const works = async (key: { hash: Buffer } | null) =>
+    (await keys.findKeyOwner(key!.hash)) !== null;
+
+  it('live keys are for owners and admins; a developer issues test keys; an accountant none', async () => {
+    const shop = await merchant('Quincaillerie');
+    const owner = await member(shop, 'owner@keys-quin.dz', 'owner');
+    const admin = await member(shop, 'admin@keys-quin.dz', 'admin');
+    const dev = await member(shop, 'dev@keys-quin.dz', 'developer');
+    const books = await member(shop, 'books@keys-quin.dz', 'accountant');
+    for (const user of [owner, admin]) {
+      expect(await issue(shop, user.id, 'live')).toMatchObject({ issuedBy: user.id });
+      expect(await issue(shop, user.id, 'test')).toMatchObject({ issuedBy: user.id });
+    }
+    expect(await issue(shop, dev.id, 'live')).toBeNull();
+    expect(await issue(shop, dev.id, 'test')).toMatchObject({ mode: 'test', issuedBy: dev.id });
+    expect(await issue(shop, books.id, 'test')).toBeNull();
+    // Nobody of another merchant issues a key for this one.
+    const elsewhere = await member(await merchant('Ailleurs'), 'owner@keys-ailleurs.dz', 'owner');
+    expect(await issue(shop, elsewhere.id, 'test')).toBeNull();
+    const listed = await keys.listKeysOf(shop, 'live');
+    expect(new Set(listed.map((key) => key.issuerEmail))).toEqual(
+      new Set(['owner@keys-quin.dz', 'admin@keys-quin.dz']),
+    );
+  });
+
+  it('do not outlive their issuer: demoting revokes what the new role may not hold, disabling all', async () => {
+    const shop = await merchant('Librairie');
+    const owner = await member(shop, 'owner@keys-lib.dz', 'owner');
+    const admin = await member(shop, 'admin@keys-lib.dz', 'admin');
+    const ownersKey = await issue(shop, owner.id, 'live');
+    const live = await issue(shop, admin.id, 'live');
+    const test = await issue(shop, admin.id, 'test');
+
+    const toDeveloper = await users.setRole(
+      shop,
+      owner.id,
+      admin.id,
+      'developer',
+      asRole('developer'),
+    );
+    expect(toDeveloper).toMatchObject({ keysRevoked: 1 });
+    expect([await works(live), await works(test)]).toEqual([false, true]);
+
+    const toAccountant = await users.setRole(
+      shop,
+      owner.id,
+      admin.id,
+      'accountant',
+      asRole('accountant'),
+    );
+    expect(toAccountant).toMatchObject({ keysRevoked: 1 });
+    expect(await works(test)).toBe(false);
+
+    // Promoted back, nothing comes back; disabled, every key they issued since goes.
+    await users.setRole(shop, owner.id, admin.id, 'admin', asRole('admin'));
+    expect([await works(live), await works(test)]).toEqual([false, false]);
+    const again = await issue(shop, admin.id, 'live');
+    const disabled = await users.setDisabled(shop, owner.id, admin.id, true, disable);
+    expect(disabled).toMatchObject({ keysRevoked: 1 });
+    expect(await works(again)).toBe(false);
+    await users.setDisabled(shop, owner.id, admin.id, false, enable);
+    expect(await works(again)).toBe(false);
+    // The owner's own key is theirs: untouched by what happened to the admin.
+    expect(await works(ownersKey)).toBe(true);
+  });
+
+  it('an operator disabling a user by email revokes the keys they issued too', async () => {
+    const shop = await merchant('Pâtisserie');
+    await member(shop, 'owner@keys-pat.dz', 'owner');
+    const dev = await member(shop, 'dev@keys-pat.dz', 'developer');
+    const key = await issue(shop, dev.id, 'test');
+    expect(await users.disable('DEV@keys-pat.dz')).toMatchObject({ keysRevoked: 1 });
+    expect(await works(key)).toBe(false);
+    expect(await issue(shop, dev.id, 'test')).toBeNull();
+  });
+
+  it('a key issued while its issuer is being demoted is refused or revoked, never kept', async () => {
+    const shop = await merchant('Droguerie');
+    const owner = await member(shop, 'owner@keys-drog.dz', 'owner');
+    for (let round = 0; round < 8; round++) {
+      const admin = await member(shop, `admin-${round}@keys-drog.dz`, 'admin');
+      const [key] = await Promise.all([
+        issue(shop, admin.id, 'live'),
+        users.setRole(shop, owner.id, admin.id, 'developer', asRole('developer')),
+      ]);
+      if (key) expect(await works(key), `round ${round}`).toBe(false);
+      const [kept] = await sql<{ n: number }[]>`
+        select count(*)::int as n from api_keys
+        where issued_by = ${admin.id} and mode = 'live' and revoked_at is null`;
+      expect(kept!.n, `round ${round}`).toBe(0);
+    }
   });
 });
 

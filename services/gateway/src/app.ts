@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
-import { observeHttpRequests } from '@dzpay/platform';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { httpLimitOptions, observeHttpRequests, urlFreeLogController } from '@dzpay/platform';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { hashApiKey, modeOfApiKey } from '@dzpay/accounts';
 import { degradableStore } from './adapters/rate-limit-store.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './handlers/errors.ts';
@@ -32,7 +32,6 @@ export function servedRoutes(app: FastifyInstance): readonly { method: string; u
 
 /** Request bodies of the public API are small; anything larger is refused early. */
 const BODY_LIMIT_BYTES = 64 * 1024;
-const REQUEST_TIMEOUT_MS = 30_000;
 /** How much of a body no route reads (a GET's) is read and dropped before answering. */
 const UNREAD_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -49,7 +48,7 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
     return503OnClosing: true,
     // Fastify's own request lines carry the raw URL, and checkout URLs carry the payer's
     // token: requests are logged below by route pattern instead.
-    logController: new LogController({ disableRequestLogging: true }),
+    logController: urlFreeLogController(),
     // Status references may be 255 characters (URL-encoded, longer): let the router pass
     // them to the handler, which answers the spec's 400 past 255.
     routerOptions: { maxParamLength: 2048 },
@@ -57,9 +56,10 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
     // percent-encoding, an overlong parameter) still gets the spec's envelope.
     clientErrorHandler,
     frameworkErrors,
-    // A request whose body never finishes arriving is dropped after this long, so it can
-    // hold neither a connection nor a graceful shutdown for as long as its sender likes.
-    requestTimeout: REQUEST_TIMEOUT_MS,
+    // A request whose headers or body never finish arriving is dropped at the platform's
+    // limits (10 s, 30 s), so it holds neither a connection nor a graceful shutdown for
+    // as long as its sender likes; clientErrorHandler answers it.
+    ...httpLimitOptions(deps.httpLimits),
   });
   // The API speaks JSON only; without this, a text/plain body would reach the handlers
   // as a string and be judged field by field instead of by its content type.

@@ -1,4 +1,4 @@
-import type { NatsConnection, Redis } from '@dzpay/platform';
+import type { HttpLimits, NatsConnection, Redis } from '@dzpay/platform';
 import type { AccountsRepository } from '@dzpay/accounts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
@@ -31,4 +31,6 @@ export interface GatewayDeps {
    */
   secretsKey?: Buffer;
   clock?: () => Date;
+  /** How long requests may take to arrive: the platform's HTTP_LIMITS unless a test says. */
+  httpLimits?: HttpLimits;
 }

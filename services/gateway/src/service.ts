@@ -1,4 +1,10 @@
-import { onStatusChanges, secretsKey, startRuntime, type Runtime } from '@dzpay/platform';
+import {
+  onStatusChanges,
+  secretsKey,
+  startRuntime,
+  type HttpLimits,
+  type Runtime,
+} from '@dzpay/platform';
 import type { FastifyInstance } from 'fastify';
 import { accountsRepository } from '@dzpay/accounts';
 import { keyOwnerCache, onAccountChanges } from './adapters/key-owner-cache.ts';
@@ -22,7 +28,11 @@ export interface Gateway {
 /** Wires the gateway: runtime, accounts, the public HTTP app; shutdown closes HTTP first. */
 export async function startGateway(
   env: Record<string, string | undefined>,
-  options: { handleSignals?: boolean } = {},
+  options: {
+    handleSignals?: boolean;
+    /** Shorter limits on requests than the platform's HTTP_LIMITS (tests). */
+    httpLimits?: HttpLimits;
+  } = {},
 ): Promise<Gateway> {
   const runtime = await startRuntime(
     {
@@ -82,6 +92,7 @@ export async function startGateway(
     trustProxyHops: config.TRUST_PROXY_HOPS,
     // Seals the webhook signing secrets made through the API and the dashboard.
     ...(config.SECRETS_KEY ? { secretsKey: secretsKey(config.SECRETS_KEY) } : {}),
+    httpLimits: options.httpLimits,
   });
   const address = await app.listen({ host: config.HTTP_HOST, port: config.HTTP_PORT });
   runtime.onStop(async () => {

@@ -37,6 +37,31 @@ describe('the amount a payer types on a link’s page', () => {
 });
 
 describe('a link’s page', () => {
+  it('shows a label’s bidirectional controls as marks, in its title and its body', () => {
+    const controls = [
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+    ];
+    for (const control of controls) {
+      // "Facture exe.pdf" where a browser lays the override out.
+      const label = `Facture ${control}fdp.exe`;
+      const { html } = paymentLinkPage({ ...fixed, label }, view, 'fr');
+      const title = /<title>([^<]*)<\/title>/.exec(html)?.[1];
+      expect(title, `U+${control.codePointAt(0)!.toString(16)}`).toBe(
+        'Facture \ufffdfdp.exe · Librairie · dzpay',
+      );
+      expect(html).not.toContain(control);
+      expect(html.split('<body>')[1]).toContain('Facture \ufffdfdp.exe');
+    }
+  });
+
   it('a fixed amount: amount, fee and total on the pay button, text escaped', () => {
     const { html, csp } = paymentLinkPage(fixed, view, 'fr');
     expect(html).toContain('Cours &lt;piano&gt;');

@@ -110,14 +110,17 @@ export function addUserCommands(program: Command, deps: UserCommandsDeps): void 
 
   user
     .command('disable')
-    .description('stop a dashboard user from signing in (their open sessions end at once)')
+    .description(
+      'stop a dashboard user from signing in (their open sessions end at once) and revoke the API keys they issued',
+    )
     .argument('<email>', 'the user', email)
     .action(async (address: string) => {
       const disabled = await (await deps.users()).disable(address);
       if (!disabled) fail(`no dashboard user ${address}`);
+      const { user, keysRevoked } = disabled!;
       out(
-        { id: disabled!.id, email: disabled!.email, disabledAt: disabled!.disabledAt },
-        `dashboard user ${disabled!.email} disabled`,
+        { id: user.id, email: user.email, disabledAt: user.disabledAt, keysRevoked },
+        `dashboard user ${user.email} disabled; API keys they issued revoked: ${keysRevoked}`,
       );
     });
 }

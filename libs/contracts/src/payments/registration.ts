@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refusingBidiControls } from '../bidi-controls.ts';
 import { MerchantScope } from '../scope.ts';
 import { cleanText } from '../validation.ts';
 import { IdempotencyRequest, Language, PaymentBasics, PaymentView } from './payment.ts';
@@ -37,13 +38,18 @@ export const RegisterPaymentBody = z
     currency: z
       .string({ error: 'currency must be a string' })
       .min(1, { error: 'currency should not be empty' }),
-    reference: z
-      .string({ error: 'reference must be a string' })
-      .min(1, { error: 'reference should not be empty' })
-      .max(255, { error: 'reference must be at most 255 characters' })
-      .refine(cleanText, {
-        error: 'reference must not contain control characters or broken Unicode',
-      }),
+    // Shown to merchants and accountants (dashboard, exports, receipts): nothing in it may
+    // reorder what they read.
+    reference: refusingBidiControls(
+      z
+        .string({ error: 'reference must be a string' })
+        .min(1, { error: 'reference should not be empty' })
+        .max(255, { error: 'reference must be at most 255 characters' })
+        .refine(cleanText, {
+          error: 'reference must not contain control characters or broken Unicode',
+        }),
+      'reference',
+    ),
     // null means absent, as many client libraries send an unset optional field.
     successUrl: PaymentUrl('successUrl').nullish(),
     failureUrl: PaymentUrl('failureUrl').nullish(),

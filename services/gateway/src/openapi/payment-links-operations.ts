@@ -59,7 +59,7 @@ export const PAYMENT_LINKS_OPERATIONS: readonly OperationSpec[] = [
     tag: 'Payment links',
     summary: 'Make a payment link: a page that takes payments without code',
     description:
-      'A fixed `amount`, or `minAmount` and `maxAmount` for an amount the payer chooses (integer centimes, within the merchant’s range). `singleUse` links take one successful payment (a refund does not reopen them); others any number until `expiresAt` or until deactivated. Each payment through the link is an ordinary hosted-checkout payment of the key’s mode: reference `link-{id}-{n}`, `paymentLinkId` set, the link’s `metadata`, the same webhooks, status, receipts and refunds. `url` is the payer’s page; `/api/v1/payment-links/{id}/image` its QR code. Recorded in the audit log as `payment_link.create`.',
+      'A fixed `amount`, or `minAmount` and `maxAmount` for an amount the payer chooses (integer centimes, within the merchant’s range). `singleUse` links take one successful payment (a refund does not reopen them); others any number until `expiresAt` or until deactivated. Each payment through the link is an ordinary hosted-checkout payment of the key’s mode: reference `link-{id}-{n}`, `paymentLinkId` set, the link’s `metadata`, the same webhooks, status, receipts and refunds. `url` is the payer’s page; `/api/v1/payment-links/{id}/image` its QR code. `label` (the payer page’s title) must not hold bidirectional control characters (U+202A–U+202E, U+2066–U+2069): `VALIDATION400_BAD_REQUEST`. Recorded in the audit log as `payment_link.create`.',
     apiKey: true,
     body: {
       schema: CreatePaymentLinkBody,

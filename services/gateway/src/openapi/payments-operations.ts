@@ -60,7 +60,7 @@ export const PAYMENTS_OPERATIONS: readonly OperationSpec[] = [
     tag: 'Payments',
     summary: 'Register a hosted-checkout payment',
     description:
-      'Amounts in integer centimes. Answers the one-time checkout link; the payment window is 15 minutes. `fees` is whole DZD, `total` centimes. With a live key (`pk_live_`), `successUrl` and `failureUrl` must be `https` URLs without a user or password, to a public host: not localhost, a single-label, `.local`, `home.arpa` or `.internal` name, nor a loopback, private, link-local or other special-purpose IP address. A test key also accepts `http` and localhost.',
+      'Amounts in integer centimes. Answers the one-time checkout link; the payment window is 15 minutes. `fees` is whole DZD, `total` centimes. With a live key (`pk_live_`), `successUrl` and `failureUrl` must be `https` URLs without a user or password, to a public host: not localhost, a single-label, `.local`, `home.arpa` or `.internal` name, nor a loopback, private, link-local or other special-purpose IP address. A test key also accepts `http` and localhost. `reference` must not hold bidirectional control characters (U+202A–U+202E, U+2066–U+2069), which would reorder it where merchants read it: `VALIDATION400_BAD_REQUEST`.',
     apiKey: true,
     idempotent: true,
     body: { schema: RegisterPaymentBody, example: examples.registerPayment },

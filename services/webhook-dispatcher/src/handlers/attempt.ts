@@ -134,7 +134,7 @@ export function webhookUrlOf(target: Pick<WebhookTarget, 'apiUrl' | 'webhookUrl'
  * to it (it could forge product lookups and webhooks to a partner that checks only the
  * Bearer). Such a URL gets the signatures alone.
  */
-export function bearerHeader(
+function bearerHeader(
   target: Pick<WebhookTarget, 'apiUrl' | 'apiSecret'>,
   url: URL,
 ): { authorization?: string } {
