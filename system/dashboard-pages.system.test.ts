@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardUsers } from '@dzpay/accounts';
 import { userProgram } from '../tools/admin-cli/src/user-commands.ts';
 import { startStack, type Stack } from './support/stack.ts';
-import { createDashboardUser, DashboardAgent, textOf } from './support/dashboard-agent.ts';
+import { DashboardMessages } from '../services/dashboard/src/messages.ts';
+import {
+  createDashboardUser,
+  DashboardAgent,
+  invitationPathFor,
+  textOf,
+} from './support/dashboard-agent.ts';
 
 // The dashboard's own pages over real HTTP (real Redis, Postgres, payments): the CLI's
 // first user, invitations, API keys, and that one merchant's users never reach
@@ -90,9 +96,14 @@ describe('invitations', () => {
     await owner.get('/dashboard/team');
     const invited = await owner.post('/dashboard/team/invite', { email: 'Nadia@oran.example' });
     expect(invited.status).toBe(200);
-    const link = textOf(invited.html, 'invite-link')!;
-    expect(link).toMatch(new RegExp(`^${stack.gateway.url}/dashboard/invite/[A-Za-z0-9_-]{43}$`));
-    const path = link.slice(stack.gateway.url.length);
+    expect(invited.html).not.toContain('/dashboard/invite/');
+    // The link is mailed to the invitee, in the inviter's language, under the public URL.
+    const mail = stack.dashboardMail!.messages.at(-1)!;
+    expect(mail.subject).toContain('Épicerie Oran');
+    expect(mail.text).toMatch(
+      new RegExp(`${stack.gateway.url}/dashboard/invite/[A-Za-z0-9_-]{43}\\?lang=en`),
+    );
+    const path = invitationPathFor(stack, 'Nadia@oran.example')!.split('?')[0]!;
 
     const invitee = agent();
     const form = await invitee.get(path);
@@ -123,10 +134,9 @@ describe('invitations', () => {
     const taken = await owner.post('/dashboard/team/invite', { email: 'OWNER@oran.example' });
     expect(taken.status).toBe(409);
     expect(taken.html).toContain('This email is already in your team.');
-    expect(taken.html).not.toContain('invite-link');
+    expect(invitationPathFor(stack, 'OWNER@oran.example')).toBeUndefined();
     const bad = await owner.post('/dashboard/team/invite', { email: 'not an email' });
     expect(bad.status).toBe(400);
-    expect(bad.html).not.toContain('invite-link');
   });
 
   it('does not tell one merchant that an email has an account at another', async () => {
@@ -139,13 +149,11 @@ describe('invitations', () => {
       answers.push(invited);
       expect(invited.status).toBe(200);
       expect(invited.html).not.toContain('already');
-      expect(textOf(invited.html, 'invite-link')).toMatch(
-        /\/dashboard\/invite\/[A-Za-z0-9_-]{43}$/,
-      );
+      expect(invitationPathFor(stack, email)).toMatch(/^\/dashboard\/invite\/[A-Za-z0-9_-]{43}\?/);
     }
     // Its link opens like any other; choosing a password there is refused, and the
     // account stays where it was.
-    const path = textOf(answers[0]!.html, 'invite-link')!.slice(stack.gateway.url.length);
+    const path = invitationPathFor(stack, 'ELSEWHERE@oran.example')!;
     const invitee = agent();
     const form = await invitee.get(path);
     expect(form.status).toBe(200);
@@ -161,11 +169,68 @@ describe('invitations', () => {
     expect((await pharmacist.get('/dashboard/team')).html).not.toContain('elsewhere@oran.example');
   });
 
+  it('claims nobody’s email: the link goes only to the mailbox, so another merchant can still invite them', async () => {
+    // Merchant A's owner invites merchant B's accountant, hoping to accept it themselves.
+    const owner = await signedIn(shopA, 'claimer@oran.example');
+    await owner.get('/dashboard/team');
+    const claim = await owner.post('/dashboard/team/invite', { email: 'cfo@cabinet-b.example' });
+    expect(claim.status).toBe(200);
+    expect(claim.html).not.toContain('/dashboard/invite/');
+    const claimPath = invitationPathFor(stack, 'cfo@cabinet-b.example')!;
+    expect(claim.html).not.toContain(claimPath.split('?')[0]!.split('/').at(-1)!);
+
+    // Merchant B invites the same person, who accepts B's mail: an account at B.
+    const pharmacist = await signedIn(shopB, 'hr@annaba.example');
+    await pharmacist.get('/dashboard/team');
+    expect(
+      (await pharmacist.post('/dashboard/team/invite', { email: 'cfo@cabinet-b.example' })).status,
+    ).toBe(200);
+    const path = invitationPathFor(stack, 'cfo@cabinet-b.example')!;
+    expect(path).not.toBe(claimPath);
+    const cfo = agent();
+    await cfo.get(path);
+    expect((await cfo.post(path, { password: 'the accountant passphrase' })).status).toBe(303);
+    const signed = agent();
+    expect((await signed.login('cfo@cabinet-b.example', 'the accountant passphrase')).status).toBe(
+      303,
+    );
+    expect((await signed.get('/dashboard/team')).html).toContain('Pharmacie Annaba');
+    // A's invitation, still in the mailbox, makes no second account.
+    const late = agent();
+    await late.get(claimPath);
+    expect((await late.post(claimPath, { password: 'a claimer passphrase' })).status).toBe(409);
+  });
+
+  it('sends an invitation again as a new link, the older one dead; a mail server that refuses sends none', async () => {
+    const owner = await signedIn(shopA, 'resender@oran.example');
+    await owner.get('/dashboard/team');
+    await owner.post('/dashboard/team/invite', { email: 'twice@oran.example' });
+    const first = invitationPathFor(stack, 'twice@oran.example')!;
+    await owner.post('/dashboard/team/invite', { email: 'twice@oran.example' });
+    const second = invitationPathFor(stack, 'twice@oran.example')!;
+    expect(second).not.toBe(first);
+    expect((await agent().get(first)).status).toBe(404);
+    expect((await agent().get(second)).status).toBe(200);
+
+    stack.dashboardMail!.refuseWith(550);
+    try {
+      const refused = await owner.post('/dashboard/team/invite', {
+        email: 'unmailed@oran.example',
+      });
+      expect(refused.status).toBe(502);
+      expect(refused.html).toContain(DashboardMessages.en.inviteNotMailed);
+    } finally {
+      stack.dashboardMail!.refuseWith(null);
+    }
+    const team = await owner.get('/dashboard/team');
+    expect(team.html).not.toContain('unmailed@oran.example');
+  });
+
   it('refuses an invitation whose email got an account meanwhile, and makes none', async () => {
     const owner = await signedIn(shopB, 'inviter@annaba.example');
     await owner.get('/dashboard/team');
-    const invited = await owner.post('/dashboard/team/invite', { email: 'late@elsewhere.example' });
-    const path = textOf(invited.html, 'invite-link')!.slice(stack.gateway.url.length);
+    await owner.post('/dashboard/team/invite', { email: 'late@elsewhere.example' });
+    const path = invitationPathFor(stack, 'late@elsewhere.example')!;
     const invitee = agent();
     expect((await invitee.get(path)).status).toBe(200);
     await createDashboardUser(stack, shopA.id, 'Late@elsewhere.example', password);
@@ -178,8 +243,8 @@ describe('invitations', () => {
   it('refuses an acceptance whose form cookie and field were planted, equal', async () => {
     const owner = await signedIn(shopA, 'owner3@oran.example');
     await owner.get('/dashboard/team');
-    const invited = await owner.post('/dashboard/team/invite', { email: 'planted@oran.example' });
-    const path = textOf(invited.html, 'invite-link')!.slice(stack.gateway.url.length);
+    await owner.post('/dashboard/team/invite', { email: 'planted@oran.example' });
+    const path = invitationPathFor(stack, 'planted@oran.example')!;
     const invitee = agent();
     const planted = 'P'.repeat(43);
     for (const name of ['__Host-dzpay_dashboard_form', 'dzpay_dashboard_form']) {

@@ -13,6 +13,7 @@ import {
   openContext,
   signIn,
 } from './support/dashboard-browser-support.ts';
+import { invitationPathFor } from './support/dashboard-agent.ts';
 import { startDashboardBrowserStack } from './support/dashboard-browser-stack.ts';
 import { paidPayment } from './support/paid-payment.ts';
 import type { Stack } from './support/stack.ts';
@@ -81,14 +82,18 @@ describe('a team in Chromium', () => {
             await owner
               .locator('form[action="/dashboard/team/invite"] button[type="submit"]')
               .click();
-            const link = ((await owner.locator('#invite-link').textContent()) ?? '').trim();
-            expect(link).toContain('/dashboard/invite/');
+            // Emailed to the accountant, never shown on the owner's page.
+            expect(await flashText(owner)).toContain(t.inviteSent);
+            const path = invitationPathFor(stack!, accountant)!;
+            expect(path).toContain(`/dashboard/invite/`);
+            expect(path).toContain(`lang=${language}`);
+            expect(await owner.content()).not.toContain(path.split('?')[0]!);
             expect(await owner.locator('#pending').count()).toBe(1);
             expect(await owner.locator(`tr:has-text("${accountant}")`).count()).toBe(1);
             await checkPage(owner, `team-invite-${language}-${device}`, problems, phone);
 
             // The accountant joins and signs in.
-            await mate.goto(link.replace(stack!.gateway.url, base()));
+            await mate.goto(`${base()}${path}`);
             await mate.fill('#password', 'a long enough passphrase');
             await Promise.all([
               mate.waitForURL((url) => url.pathname === '/dashboard/login'),

@@ -110,3 +110,24 @@ export async function createDashboardUser(
 export function textOf(html: string, id: string): string | undefined {
   return new RegExp(`id="${id}"[^>]*>([^<]*)<`).exec(html)?.[1];
 }
+
+/**
+ * The invitation link of the last email the stack's dashboard sent to this address, as a
+ * path of the dashboard (`/dashboard/invite/<token>?lang=…`): the invitee's mailbox is
+ * the only place it is shown. Undefined when no invitation reached that address.
+ */
+export function invitationPathFor(stack: Stack, address: string): string | undefined {
+  const mails = stack.dashboardMail?.messages ?? [];
+  const last = mails
+    .filter(
+      (mail) =>
+        mail.to && 'text' in mail.to && mail.to.text.toLowerCase() === address.toLowerCase(),
+    )
+    .at(-1);
+  const found = /https?:\/\/\S+\/dashboard\/invite\/[A-Za-z0-9_-]{43}\?lang=\w+/.exec(
+    last?.text ?? '',
+  );
+  if (!found) return undefined;
+  const url = new URL(found[0]);
+  return `${url.pathname}${url.search}`;
+}

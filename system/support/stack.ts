@@ -9,7 +9,13 @@ import { startReceipts } from '@dzpay/receipts/service';
 import { startStatus } from '@dzpay/status/service';
 import { startWebhookDispatcher } from '@dzpay/webhook-dispatcher/service';
 import { linkEnv, type StackLinks } from '@dzpay/stack';
-import { freePort, isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import {
+  freePort,
+  isolatedInfra,
+  startMailCatcher,
+  type IsolatedInfra,
+  type MailCatcher,
+} from '@dzpay/testkit';
 import { loopbackOnlyConnect, type Dial } from '@dzpay/testkit/loopback-connect';
 import { accountsRepository, type MerchantTermsPatch, issueApiKey } from '@dzpay/accounts';
 import { startGateway, type Gateway } from '@dzpay/gateway/service';
@@ -25,6 +31,11 @@ export interface Stack {
   gateway: Gateway;
   /** The merchants' dashboard, when asked for: its pages are under `${dashboard.url}/dashboard`. */
   dashboard: Dashboard | undefined;
+  /**
+   * The mail server the dashboard sends invitations and reset links to: a catcher of the
+   * stack's own, unless the test's variables name one (SMTP_HOST).
+   */
+  dashboardMail: MailCatcher | undefined;
   qrConfig: Runtime<BaseEnv> | undefined;
   payments: Runtime<BaseEnv> | undefined;
   status: Runtime<BaseEnv> | undefined;
@@ -136,6 +147,8 @@ export async function startStack(
   );
   // The dashboard gets the gateway's variables: the same public URL (its payer and
   // invitation links), secrets key, timeouts and test settings.
+  const dashboardMail =
+    options.withDashboard && env.SMTP_HOST === undefined ? await startMailCatcher() : undefined;
   const dashboard = options.withDashboard
     ? await startDashboard(
         {
@@ -144,6 +157,7 @@ export async function startStack(
           HTTP_HOST: '127.0.0.1',
           ...linkEnv('dashboard', links),
           SERVICE_TIMEOUT_MS: '2000',
+          ...dashboardMail?.env,
           ...env,
         },
         { handleSignals: false },
@@ -156,6 +170,7 @@ export async function startStack(
     infra,
     gateway,
     dashboard,
+    dashboardMail,
     qrConfig,
     payments,
     status,
@@ -200,6 +215,7 @@ export async function startStack(
     client: (apiKey) => dzpayClient({ baseUrl: gateway.url, apiKey }),
     async stop() {
       await dashboard?.runtime.stop();
+      await dashboardMail?.close();
       await gateway.runtime.stop();
       await payments?.stop();
       await status?.stop();

@@ -332,6 +332,10 @@ export function dashboardUsers(sql: Sql) {
       });
     },
 
+    /**
+     * A new invitation, replacing any still pending for the same email at this merchant
+     * (an invitation sent again): one live link per invitee.
+     */
     async createInvite(invite: {
       merchantId: string;
       email: string;
@@ -340,13 +344,20 @@ export function dashboardUsers(sql: Sql) {
       invitedBy: string;
       expiresAt: Date;
     }): Promise<{ id: string }> {
-      const [row] = await sql<{ id: string }[]>`
-        insert into dashboard_invites
-          (merchant_id, email, role, token_hash, invited_by, expires_at)
-        values (${invite.merchantId}, ${invite.email.trim()}, ${invite.role}, ${invite.tokenHash},
-                ${invite.invitedBy}, ${invite.expiresAt})
-        returning id`;
-      return { id: row!.id };
+      const email = invite.email.trim();
+      return sql.begin(async (tx) => {
+        await tx`
+          update dashboard_invites set revoked_at = now()
+          where merchant_id = ${invite.merchantId} and lower(email) = lower(${email})
+            and accepted_at is null and revoked_at is null`;
+        const [row] = await tx<{ id: string }[]>`
+          insert into dashboard_invites
+            (merchant_id, email, role, token_hash, invited_by, expires_at)
+          values (${invite.merchantId}, ${email}, ${invite.role}, ${invite.tokenHash},
+                  ${invite.invitedBy}, ${invite.expiresAt})
+          returning id`;
+        return { id: row!.id };
+      });
     },
 
     /** The merchant's invitations still waiting for their invitee, newest first. */

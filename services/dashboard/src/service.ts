@@ -61,8 +61,8 @@ export async function startDashboard(
     sessionIdleSeconds: config.DASHBOARD_SESSION_IDLE_MINUTES * 60,
     sessionMaxSeconds: config.DASHBOARD_SESSION_MAX_HOURS * 3600,
   };
-  // Password reset links go out through the mail server (SMTP_*, as receipts'); nothing
-  // connects before the first one.
+  // Invitations and password reset links go out through the mail server (SMTP_*, as
+  // receipts'); nothing connects before the first one.
   const mailer = smtpMailer(config);
   const resets = passwordResets(runtime.sql);
   const mailing = resetMailing({
@@ -93,6 +93,7 @@ export async function startDashboard(
         throttle: passwordResetThrottle(redis),
         mailing,
       },
+      mailer,
       accounts: accountsRepository(runtime.sql),
       nats: runtime.nats,
       natsPrefix: config.NATS_PREFIX,

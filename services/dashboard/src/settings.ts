@@ -1,5 +1,5 @@
 import type { AccountsRepository, DashboardUsers, PasswordResets } from '@dzpay/accounts';
-import type { NatsConnection } from '@dzpay/platform';
+import type { Mailer, NatsConnection } from '@dzpay/platform';
 import type { FormTokens } from './adapters/form-tokens.ts';
 import type { DashboardSessions } from './adapters/sessions.ts';
 import type { LoginThrottle } from './adapters/login-throttle-store.ts';
@@ -39,6 +39,8 @@ export interface DashboardDeps {
     throttle: PasswordResetThrottle;
     mailing: ResetMailing;
   };
+  /** The mail server (SMTP_*): invitations and password reset links go through it. */
+  mailer: Mailer;
   /** The accounts schema: merchants' terms, API keys and webhook settings. */
   accounts: AccountsRepository;
   /** The back-end services are asked over NATS, as the gateway asks them. */

@@ -28,6 +28,14 @@ const en = {
   notInTeam: 'This person is not in your team, or this invitation no longer waits.',
   roleHelp:
     'Owner: everything. Administrator: everything but the owners. Developer: API keys and webhooks, reads payments. Accountant: reads and exports payments, the report, the balance and the activity log; never refunds or changes anything.',
+  mailSubject: (merchant: string) => `You are invited to the dzpay dashboard of ${merchant}`,
+  mailHello: 'Hello,',
+  mailIntro: (inviter: string, merchant: string, role: string) =>
+    `${inviter} invites you to the dzpay dashboard of ${merchant}, as ${role}. Open the link to choose your password and create your account.`,
+  mailButton: 'Accept the invitation',
+  mailExpiry: (hours: number) => `The link works once, for ${hours} hours.`,
+  mailIgnore:
+    'If you do not know this business or did not expect this, ignore this email: no account is made without it.',
 };
 
 type TeamText = typeof en;
@@ -59,6 +67,14 @@ const fr: TeamText = {
     'Cette personne n’est pas dans votre équipe, ou cette invitation n’est plus en attente.',
   roleHelp:
     'Propriétaire : tout. Administrateur : tout sauf les propriétaires. Développeur : clés API et webhooks, consulte les paiements. Comptable : consulte et exporte les paiements, le rapport, le solde et le journal ; ne rembourse et ne modifie jamais rien.',
+  mailSubject: (merchant) => `Invitation au tableau de bord dzpay de ${merchant}`,
+  mailHello: 'Bonjour,',
+  mailIntro: (inviter, merchant, role) =>
+    `${inviter} vous invite sur le tableau de bord dzpay de ${merchant}, en tant que ${role}. Ouvrez le lien pour choisir votre mot de passe et créer votre compte.`,
+  mailButton: 'Accepter l’invitation',
+  mailExpiry: (hours) => `Le lien sert une fois, pendant ${hours} heures.`,
+  mailIgnore:
+    'Si vous ne connaissez pas cette entreprise ou n’attendiez pas ce message, ignorez-le : aucun compte n’est créé sans ce lien.',
 };
 
 const ar: TeamText = {
@@ -86,6 +102,14 @@ const ar: TeamText = {
   notInTeam: 'هذا الشخص ليس في فريقك، أو هذه الدعوة لم تعد في الانتظار.',
   roleHelp:
     'المالك: كل شيء. المسؤول: كل شيء ما عدا الملاك. المطوّر: مفاتيح API والإشعارات، ويطّلع على المدفوعات. المحاسب: يطّلع على المدفوعات والتقرير والرصيد وسجل النشاط ويصدّرها، ولا يسترجع ولا يغيّر شيئًا أبدًا.',
+  mailSubject: (merchant) => `دعوة إلى لوحة تحكم dzpay الخاصة بـ ${merchant}`,
+  mailHello: 'مرحبًا،',
+  mailIntro: (inviter, merchant, role) =>
+    `يدعوك ${inviter} إلى لوحة تحكم dzpay الخاصة بـ ${merchant} بدور ${role}. افتح الرابط لاختيار كلمة المرور وإنشاء حسابك.`,
+  mailButton: 'قبول الدعوة',
+  mailExpiry: (hours) => `يصلح الرابط مرة واحدة خلال ${hours} ساعة.`,
+  mailIgnore:
+    'إن كنت لا تعرف هذا النشاط أو لم تنتظر هذه الرسالة فتجاهلها: لا يُنشأ أي حساب من دون هذا الرابط.',
 };
 
 export const TeamMessages: Record<Language, TeamText> = { en, fr, ar };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { cleanEmail, isDashboardRole, type DashboardRole } from '@dzpay/accounts';
 import { inviteTokenHash } from './auth-pages.ts';
+import { invitationLink, invitationMail } from './invitation-mail.ts';
 import { recordDashboardAudit } from './audit-record.ts';
 import { textsOf } from './messages.ts';
 import { DashboardPaths } from './navigation.ts';
@@ -82,33 +83,54 @@ export function teamPages(kit: PageKit, dash: DashboardDeps): void {
     const refusal = inviteRefusal(roleOf(context), role);
     if (refusal) return error(refusalText(context, refusal), 403);
     // Only the merchant's own team is named. An email with an account at another
-    // merchant gets a link like any other, and the same answer: saying otherwise would
-    // tell this merchant who works elsewhere. That link makes no account (one email, one
-    // account): its acceptance is refused.
+    // merchant gets an invitation like any other, and the same answer: saying otherwise
+    // would tell this merchant who works elsewhere. Its link makes no account (one email,
+    // one account): its acceptance is refused.
     if (await dash.users.inTeam(session.merchantId, email)) return error(t.alreadyInTeam, 409);
     const token = randomBytes(32).toString('base64url');
-    await dash.users.createInvite({
+    const hours = dash.settings.inviteHours;
+    // An invitation sent again replaces the pending one: one live link per invitee.
+    const invite = await dash.users.createInvite({
       merchantId: session.merchantId,
       email,
       role,
       tokenHash: inviteTokenHash(token),
       invitedBy: session.userId,
-      expiresAt: new Date(Date.now() + dash.settings.inviteHours * 3600_000),
+      expiresAt: new Date(Date.now() + hours * 3600_000),
     });
+    // The link goes to the invitee's mailbox only, never to this page: an account exists
+    // only for someone who can read that mailbox, so nobody can take another merchant's
+    // colleague's email for themselves.
+    try {
+      await dash.mailer.send({
+        to: email,
+        ...invitationMail({
+          language: context.language,
+          link: invitationLink(kit.deps.publicBaseUrl, token, context.language),
+          inviter: session.email,
+          merchantName: session.merchantName,
+          role,
+          hours,
+        }),
+      });
+    } catch (err) {
+      context.request.log.warn(
+        { err: err instanceof Error ? err.message : String(err), merchantId: session.merchantId },
+        'dashboard invitation not mailed',
+      );
+      await dash.users.revokeInvite(session.merchantId, invite.id);
+      return error(t.inviteNotMailed, 502);
+    }
     await recordDashboardAudit(dash, context, {
       action: 'team.invite',
       target: email,
       details: { role },
       withoutMode: true,
     });
-    const link = `${kit.deps.publicBaseUrl}${DashboardPaths.invite}/${token}`;
-    context.request.log.info({ merchantId: session.merchantId }, 'dashboard invitation created');
-    // Shown once, here: only its hash is stored. dzpay sends no email for it.
+    context.request.log.info({ merchantId: session.merchantId }, 'dashboard invitation mailed');
     return render(
       context,
-      `<section class="card" aria-labelledby="link"><h2 id="link">${e(t.inviteLink)}</h2>
-<p role="status">${e(t.inviteCreated)} <strong>${e(email)}</strong> (${e(t.roleNames[role])})</p>
-<p class="muted">${e(t.inviteHelp)}</p><code class="secret" id="invite-link">${e(link)}</code></section>`,
+      `<p class="flash ok" role="status">${e(t.inviteSent)} <strong>${e(email)}</strong> (${e(t.roleNames[role])})</p>`,
     );
   });
 
