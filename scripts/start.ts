@@ -152,7 +152,7 @@ dzpay is running
   gateway (public API)  ${base}
   dashboard             ${base}/dashboard
   card network sandbox  http://localhost:${SANDBOX_PORT} (test cards: docs/cardnet-sandbox.md)
-  emails                ${mail} (receipts, password resets)
+  emails                ${mail} (receipts, invitations, password resets)
   NATS (secured)        ${nats.url}, users in ${join(NATS_DIR, 'users.json')}; the admin CLI:
                         env $(cat ${join(NATS_DIR, 'cli.env')}) pnpm dzpay …
   ops ports             ${SERVICES.slice(1)
