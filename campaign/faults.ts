@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultRule, SandboxControl } from '@dzpay/cardnet-sandbox/control';
 import { crashPoint } from '@dzpay/testkit/crash-point';
+import { healWorld } from './heal.ts';
 import type { CampaignInfra } from './infra.ts';
 import type { CampaignPartner, PartnerWeather } from './partner.ts';
 import type { Rng } from './rng.ts';
@@ -67,6 +68,15 @@ export interface FaultWindow {
   end: number;
   /** A failover's time from the loss until the system took writes again. */
   recoveredAfterMs?: number;
+  /** Its undo failed: why, and whether the world was healed after it (else the run ended). */
+  undoFailed?: { reason: string; healed: boolean };
+}
+
+/** What the faults came to: their windows, and what a fault left broken (the run ended). */
+export interface FaultsOutcome {
+  windows: FaultWindow[];
+  /** Null when every fault was undone or healed; else the fault and what is still broken. */
+  broken: string | null;
 }
 
 /** Every kind a plan may draw (`pnpm campaign --only-faults`). */
@@ -317,7 +327,10 @@ function sandboxRules(rng: Rng): FaultRule[] {
 
 /**
  * Runs the plan against the live system until `until`, one fault at a time, and answers
- * the windows they were in force. What a fault broke is brought back before the next.
+ * the windows they were in force. What a fault broke is brought back before the next; a
+ * fault whose undo failed is followed by healing the world (heal.ts), and when that fails
+ * too the faults stop and `endRun` is called with what is broken: the run ends on that
+ * verdict instead of judging a world nobody meant to make.
  */
 export async function runFaults(deps: {
   plan: PlannedFault[];
@@ -328,8 +341,13 @@ export async function runFaults(deps: {
   sandbox: SandboxControl;
   partner: CampaignPartner;
   log: (line: string) => void;
-}): Promise<FaultWindow[]> {
+  /** Ends the run now (the actors stop starting journeys). */
+  endRun: (reason: string) => void;
+  /** Heals the world after a failed undo (heal.ts; tests give their own). */
+  heal?: typeof healWorld;
+}): Promise<FaultsOutcome> {
   const windows: FaultWindow[] = [];
+  const heal = deps.heal ?? healWorld;
   for (const fault of deps.plan) {
     const due = deps.startedAt + fault.at;
     if (due >= deps.until) break;
@@ -345,6 +363,7 @@ export async function runFaults(deps: {
             : undefined;
     deps.log(`fault ${fault.kind}${target ? ` ${target}` : ''}`);
     let recoveredAfterMs: number | undefined;
+    let undoFailed: FaultWindow['undoFailed'];
     try {
       recoveredAfterMs = await inject(fault, deps);
       if (recoveredAfterMs !== undefined)
@@ -353,6 +372,21 @@ export async function runFaults(deps: {
         );
     } catch (error) {
       deps.log(`fault ${fault.kind} could not be undone at once: ${String(error)}`);
+      const broken = await heal(deps, error);
+      undoFailed = { reason: String(error), healed: broken === null };
+      deps.log(broken === null ? `fault ${fault.kind}: world healed` : `not healed: ${broken}`);
+      if (broken !== null) {
+        const named = `${fault.kind}${target ? ` ${target}` : ''} left the world broken: ${broken}`;
+        windows.push({
+          kind: fault.kind,
+          ...(target ? { target } : {}),
+          start,
+          end: Date.now(),
+          undoFailed,
+        });
+        deps.endRun(named);
+        return { windows, broken: named };
+      }
     }
     windows.push({
       kind: fault.kind,
@@ -360,9 +394,10 @@ export async function runFaults(deps: {
       start,
       end: Date.now(),
       ...(recoveredAfterMs !== undefined ? { recoveredAfterMs } : {}),
+      ...(undoFailed ? { undoFailed } : {}),
     });
   }
-  return windows;
+  return { windows, broken: null };
 }
 
 async function inject(

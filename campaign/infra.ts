@@ -8,6 +8,7 @@ import {
   startSecuredNatsServer,
   type LocalRedisServer,
 } from '@dzpay/testkit/servers';
+import { commitProbe } from '@dzpay/platform';
 import { migrateAll } from '@dzpay/stack';
 import { localNatsUsers, type LocalNatsUsers } from '@dzpay/stack/nats-users';
 
@@ -70,6 +71,8 @@ export interface CampaignInfra {
   cutClient?: (id: number, from: 'nats' | 'postgres' | 'both') => Promise<void>;
   /** Ends every cut of the lab (nodes' and clients'). */
   heal(): Promise<void>;
+  /** Null when the campaign's database commits now (within 2 s), else why not. */
+  commits(): Promise<string | null>;
   stop(): Promise<void>;
 }
 
@@ -79,7 +82,7 @@ const ADMIN_POSTGRES_URL =
 
 export async function startCampaignInfra(
   seed: number,
-  options: { cluster: boolean },
+  options: { cluster: boolean; logDir: string },
 ): Promise<CampaignInfra> {
   const database = `dzpay_campaign_${seed >>> 0}_${randomBytes(3).toString('hex')}`;
   const users = localNatsUsers(CAMPAIGN_NATS_PREFIX);
@@ -90,7 +93,7 @@ export async function startCampaignInfra(
   const [cluster, redis, pair] = await Promise.all([
     lab ? startNatsCluster({ size: 3, ...secured, network: lab }) : null,
     startRedisServer(),
-    lab ? startPostgresPair({ network: lab }) : null,
+    lab ? startPostgresPair({ network: lab, logDir: options.logDir }) : null,
   ]);
   const nats = cluster ? clusterNats(cluster, users) : await singleNats(seed, users);
   // The pair's primary moves at each failover: the admin URL is the one of the moment.
@@ -133,6 +136,17 @@ export async function startCampaignInfra(
         }
       : {}),
     heal: () => lab?.heal() ?? Promise.resolve(),
+    async commits() {
+      const probe = commitProbe(databaseUrl, 2_000);
+      try {
+        await probe.check();
+        return null;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      } finally {
+        await probe.close();
+      }
+    },
     async stop() {
       await Promise.allSettled([nats.stop(), redis.stop()]);
       if (pair) await pair.stop();

@@ -25,6 +25,13 @@ export function report(result: CampaignResult): string {
     '',
     ...result.coverage,
     '',
+    ...(result.ended
+      ? [
+          `ENDED EARLY: ${result.ended}`,
+          `stages reached: ${result.stages.map((stage) => `${stage.name} (${stage.at.slice(11, 19)})`).join(', ')}`,
+          '',
+        ]
+      : []),
     'invariants:',
   ];
   for (const verdict of result.verdicts) {

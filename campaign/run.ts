@@ -20,6 +20,7 @@ import {
 import { planFaults, runFaults, type FaultWindow } from './faults.ts';
 import { actorHttp, type HttpLog } from './http.ts';
 import { startCampaignInfra } from './infra.ts';
+import { runJournal, withinDeadline, type RunJournal, type Stage } from './journal.ts';
 import { checkInvariants, type Verdict } from './invariants.ts';
 import { noPermissionViolations } from './nats-violations.ts';
 import { checkBalance, type PayoutAttempt } from './oracle/balance.ts';
@@ -66,6 +67,24 @@ export interface CampaignResult {
   /** Settling took this long after the run, or did not finish (null). */
   settledInMs: number | null;
   logDir: string;
+  /** Why the run ended before its checks were all made (its verdicts say what was checked). */
+  ended?: string;
+  /** Each stage the run reached, with its time (also in `<logDir>/stages.jsonl`). */
+  stages: Stage[];
+}
+
+/** What a run may take beyond its own minutes and its settle: starting, and the checks. */
+const SETUP_BUDGET_MS = 4 * 60_000;
+const CHECKS_BUDGET_MS = 6 * 60_000;
+
+/** What the run knows so far, for a result written before its end. */
+interface Progress {
+  startedAt?: number;
+  windows?: FaultWindow[];
+  journeys: Record<string, number>;
+  counters: Record<string, number>;
+  requests: () => number;
+  topology: CampaignResult['topology'];
 }
 
 const MERCHANTS = 2;
@@ -84,7 +103,9 @@ export async function stopCampaign(): Promise<void> {
 /**
  * One seeded campaign: the whole system as separate processes over infrastructure of its
  * own, many payers and merchants on every path, faults from the seed's plan, then a
- * settle, then the six invariants.
+ * settle, then the six invariants. It always ends with a verdict: by a hard deadline (its
+ * minutes, its settle and budgets for setting up and checking, printed first), when a
+ * fault leaves the world broken, or on an error, with what it checked until then.
  */
 export async function runCampaign(
   options: CampaignOptions,
@@ -99,11 +120,99 @@ export async function runCampaign(
   log(
     `seed ${options.seed}: window ${settings.windowMs} ms, sweeper every ${settings.sweepIntervalMs} ms, logs in ${logDir}`,
   );
+  const deadlineMs = SETUP_BUDGET_MS + options.runMs + settings.settleTimeoutMs + CHECKS_BUDGET_MS;
+  const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
+  log(
+    `deadline ${minutes(deadlineMs)}: setting up ${minutes(SETUP_BUDGET_MS)}, running ${minutes(options.runMs)}, settling ${minutes(settings.settleTimeoutMs)}, checking ${minutes(CHECKS_BUDGET_MS)}`,
+  );
+  const journal = runJournal(logDir, log);
+  const progress: Progress = {
+    journeys: {},
+    counters: {},
+    requests: () => 0,
+    topology: { natsNodes: options.cluster ? 3 : 1, replicas: options.cluster ? 2 : 1 },
+  };
+  const run = runToVerdicts(options, { rng, settings, logDir, journal, progress, log });
+  try {
+    const outcome = await withinDeadline(run, deadlineMs);
+    if ('value' in outcome) return outcome.value;
+    const ended =
+      'deadline' in outcome
+        ? `the run did not end within its deadline (${minutes(deadlineMs)}): stopped while ${journal.current}`
+        : outcome.error instanceof WorldBroken
+          ? outcome.error.message
+          : `the run failed while ${journal.current}: ${outcome.error.stack ?? String(outcome.error)}`;
+    return await endedEarly(ended, { options, settings, logDir, journal, progress, log });
+  } finally {
+    // What the run was still doing is stopped with the system it ran on.
+    run.catch(() => undefined);
+    await stopCampaign();
+  }
+}
 
-  const infra = await startCampaignInfra(options.seed, { cluster: options.cluster });
+/** The result of a run that ended before its checks were made: what it had, and why. */
+async function endedEarly(
+  ended: string,
+  deps: {
+    options: CampaignOptions;
+    settings: CampaignSettings;
+    logDir: string;
+    journal: RunJournal;
+    progress: Progress;
+    log: (line: string) => void;
+  },
+): Promise<CampaignResult> {
+  const { journal, progress } = deps;
+  deps.log(`ended early: ${ended}`);
+  journal.add({ name: 'the run reached its verdicts', checked: 1, violations: [ended] });
+  const windows = progress.windows ?? [];
+  const result: CampaignResult = {
+    seed: deps.options.seed,
+    settings: deps.settings,
+    topology: progress.topology,
+    runMs: progress.startedAt ? Date.now() - progress.startedAt : 0,
+    verdicts: journal.verdicts,
+    counts: {
+      payments: {},
+      journeys: progress.journeys,
+      faults: countBy(windows.map((w) => (w.target ? `${w.kind} ${w.target}` : w.kind))),
+      postgresFailoverMs: windows.flatMap((w) =>
+        w.recoveredAfterMs !== undefined ? [w.recoveredAfterMs] : [],
+      ),
+      webhooks: { received: 0, distinct: 0 },
+      refunds: 0,
+      receipts: 0,
+      requests: progress.requests(),
+    },
+    counters: progress.counters,
+    coverage: [],
+    settledInMs: null,
+    logDir: deps.logDir,
+    ended,
+    stages: journal.stages,
+  };
+  await writeFile(join(deps.logDir, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
+  return result;
+}
+
+/** The run itself, stage by stage, up to its result (runCampaign bounds and stops it). */
+async function runToVerdicts(
+  options: CampaignOptions,
+  deps: {
+    rng: ReturnType<typeof seededRng>;
+    settings: CampaignSettings;
+    logDir: string;
+    journal: RunJournal;
+    progress: Progress;
+    log: (line: string) => void;
+  },
+): Promise<CampaignResult> {
+  const { rng, settings, logDir, journal, progress, log } = deps;
+  journal.stage('setting up');
+  const infra = await startCampaignInfra(options.seed, { cluster: options.cluster, logDir });
   const stops = cleanups;
   stops.unshift(() => infra.stop());
-  try {
+  {
     const mail = await startMailCatcher();
     stops.unshift(() => mail.close());
     const secrets = partnerSecrets(options.seed);
@@ -132,6 +241,7 @@ export async function runCampaign(
       qrPerKind: 2,
     });
     const httpLog: HttpLog = { exchanges: [] };
+    progress.requests = () => httpLog.exchanges.length;
     const http = actorHttp(httpLog);
     for (const merchant of merchants) {
       for (const [tokens, singleUse] of [
@@ -162,11 +272,12 @@ export async function runCampaign(
       cancels: [],
       keyRefusedOwnReference: [],
     };
-    const journeys: Record<string, number> = {};
-    const counters: Record<string, number> = {};
+    const journeys = progress.journeys;
+    const counters = progress.counters;
     const samples: StatusSample[] = [];
     const payoutAttempts: PayoutAttempt[] = [];
     const startedAt = Date.now();
+    progress.startedAt = startedAt;
     const until = startedAt + options.runMs;
     const context: ActorContext = {
       http,
@@ -188,10 +299,11 @@ export async function runCampaign(
       },
     };
     const sandbox = sandboxControl(stack.sandboxUrl);
+    journal.stage('running', { runMs: options.runMs, payers: options.payers });
     log(
       `running for ${options.runMs / 1000} s with ${options.payers} payers and ${MERCHANTS} merchants`,
     );
-    const [windows] = await Promise.all([
+    const [faults] = await Promise.all([
       options.faults
         ? runFaults({
             plan: planFaults(
@@ -211,8 +323,13 @@ export async function runCampaign(
             sandbox,
             partner,
             log,
+            endRun: (reason) => {
+              // Actors start no journey from now on: the run ends on this verdict.
+              context.until = Date.now();
+              log(`ending the run: ${reason}`);
+            },
           })
-        : Promise.resolve([] as FaultWindow[]),
+        : Promise.resolve({ windows: [] as FaultWindow[], broken: null }),
       ...Array.from({ length: options.payers }, (_, i) =>
         runPayer(context, rng.fork(`payer-${i}`)),
       ),
@@ -227,6 +344,17 @@ export async function runCampaign(
       runStatusSampler(context, rng.fork('status-sampler'), options.focus === 'status' ? 150 : 400),
     ]);
     const runMs = Date.now() - startedAt;
+    const { windows } = faults;
+    progress.windows = windows;
+    journal.stage('bringing every service back', { runMs, faults: windows.length });
+    if (faults.broken !== null) {
+      journal.add({
+        name: 'every fault undone or healed',
+        checked: windows.length,
+        violations: [faults.broken],
+      });
+      throw new WorldBroken(faults.broken);
+    }
 
     // Everything back up and quiet before the system is left to settle.
     await sandbox.clearFaults();
@@ -241,11 +369,12 @@ export async function runCampaign(
       types: { bigint: { to: 20, from: [20], serialize: String, parse: Number } },
     });
     stops.unshift(() => sql.end());
-    log('settling');
+    journal.stage('settling');
     const settledInMs = await settle(sql, settings.settleTimeoutMs);
     log(settledInMs === null ? 'did not settle in time' : `settled in ${settledInMs} ms`);
     await sleep(1_000);
 
+    journal.stage('checking the invariants', { settledInMs });
     const ledger = await sandbox.ledger();
     const verdicts = await checkInvariants({
       sql,
@@ -275,6 +404,8 @@ export async function runCampaign(
       noPermissionViolations(infra.nats.output()),
     );
 
+    journal.add(...verdicts);
+    journal.stage('checking with the oracle');
     // The oracle: the same truth read again by code that shares none with dzpay's.
     const payments = await paymentRows(sql);
     const refunds = await refundRows(sql);
@@ -366,7 +497,10 @@ export async function runCampaign(
     const paymentCounts = await sql<{ key: string; n: number }[]>`
       select channel || ' ' || reference_kind || ' ' || status as key, count(*)::int as n
       from payments.payments group by 1 order by 1`;
+    journal.add(...verdicts.slice(journal.verdicts.length));
+    journal.stage('done');
     const result: CampaignResult = {
+      stages: journal.stages,
       seed: options.seed,
       settings,
       topology: { natsNodes: infra.nats.nodes, replicas: stack.services.gateway.length },
@@ -396,8 +530,14 @@ export async function runCampaign(
     };
     await writeFile(join(logDir, 'result.json'), `${JSON.stringify(result, null, 2)}\n`);
     return result;
-  } finally {
-    await stopCampaign();
+  }
+}
+
+/** A fault left the world broken: the run ends on that (its verdict is in the journal). */
+class WorldBroken extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'WorldBroken';
   }
 }
 

@@ -5,6 +5,7 @@
 export { BaseEnv, loadConfig } from './config.ts';
 export { createLogger, type LogDestination, type Logger } from './logger.ts';
 export { startRuntime, type Runtime } from './runtime.ts';
+export { commitProbe, NOT_COMMITTING } from './commit-probe.ts';
 export { metricsOf } from './metrics.ts';
 
 // Errors that carry a code of the catalog across HTTP and NATS.

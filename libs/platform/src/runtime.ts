@@ -6,6 +6,7 @@ import { connectionLook, jetStreamWatch } from './jetstream-watch.ts';
 import { createLogger, type LogDestination, type Logger } from './logger.ts';
 import { connectNats, natsAccessOf, type NatsConnection } from './nats.ts';
 import { bindMetrics, platformMetrics } from './metrics.ts';
+import { commitProbe } from './commit-probe.ts';
 import { createMetricsRegistry, startOpsServer, type OpsServer } from './ops-server.ts';
 import { startPruner, type PruneTask } from './pruner.ts';
 import { connectRedis } from './redis.ts';
@@ -83,6 +84,7 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
     ? connectRedis(config.REDIS_URL, config.REDIS_PREFIX, { log: logger })
     : undefined;
 
+  const commits = commitProbe(config.DATABASE_URL);
   const registry = createMetricsRegistry(options.service);
   const metrics = platformMetrics(registry, { consumerStallMs: config.CONSUMER_STALL_MS, logger });
   bindMetrics(nats, metrics);
@@ -103,6 +105,9 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
     registry,
     checks: {
       postgres: () => sql`select 1`,
+      // Reads may answer while no commit can be made (a synchronous standby gone):
+      // degraded with the reason, so a 503 from every write is explained at a glance.
+      commits: () => commits.check(),
       nats: () => nats.flush(),
       ...(redis ? { redis: () => redis.ping() } : {}),
       // A stalled consumer re-attaches by itself: degraded, not out of rotation.
@@ -110,7 +115,12 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
       // A failover under way, or a server cut off that the watch moves away from.
       ...(jetStream ? { jetstream: () => jetStream.assertAnswering() } : {}),
     },
-    degradable: ['consumers', 'jetstream', ...(options.redis === 'degradable' ? ['redis'] : [])],
+    degradable: [
+      'commits',
+      'consumers',
+      'jetstream',
+      ...(options.redis === 'degradable' ? ['redis'] : []),
+    ],
   });
 
   const intake: (() => Promise<void>)[] = [];
@@ -128,6 +138,7 @@ export async function startRuntime<S extends z.ZodType<BaseEnv>>(
     await nats.drain().catch((err: unknown) => logger.error({ err }, 'nats drain failed'));
     await redis?.quit().catch((err: unknown) => logger.error({ err }, 'redis quit failed'));
     await sql.end({ timeout: 5 });
+    await commits.close();
     await ops.close();
     await telemetry.shutdown();
     logger.info('stopped');

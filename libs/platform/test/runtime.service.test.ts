@@ -48,7 +48,7 @@ describe('service runtime', () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({
       status: 'ready',
-      checks: { postgres: 'ok', nats: 'ok', redis: 'ok', consumers: 'ok' },
+      checks: { postgres: 'ok', commits: 'ok', nats: 'ok', redis: 'ok', consumers: 'ok' },
     });
   });
 

@@ -15,6 +15,8 @@ const run = promisify(execFile);
 
 /** One Postgres server of the pair: its port and data directory, and its process while it runs. */
 interface PairNode {
+  /** a or b: the name of its directory and of its log. */
+  name: string;
   /** Where the harness reaches it: 127.0.0.1, or its host's address in a lab. */
   address: string;
   port: number;
@@ -55,18 +57,51 @@ export interface PostgresPair {
   /**
    * A failover as an operator (CloudNativePG, Patroni) does it: the primary's machine is
    * lost (every process SIGKILLed), the standby is promoted, and the old primary's
-   * directory is rebuilt from the new primary as the new synchronous standby.
+   * directory is rebuilt from the new primary as the new synchronous standby. Every step
+   * is bounded and retried: a promotion that is not confirmed restarts the standby once,
+   * a rebuild that fails is made again, and the old primary is rebuilt whatever the
+   * promotion checks said. A pair that still cannot take writes throws PairNotHealed,
+   * which says what is left; the pair is never left waiting without a word.
    */
-  failover(options?: { replicationStalledMs?: number }): Promise<FailoverTimings>;
+  failover(options?: {
+    replicationStalledMs?: number;
+    /** What goes wrong on purpose during it (tests of the healing itself). */
+    trouble?: FailoverTrouble;
+  }): Promise<FailoverTimings>;
   /** What the servers logged (the last ~200 KB of each). */
   output(): string;
   stop(): Promise<void>;
 }
 
+/** What a test breaks during a failover, to see the pair heal (or say it cannot). */
+export interface FailoverTrouble {
+  /** Runs before each promotion check (1, 2, …): one that never ends is a hung check. */
+  beforeCheck?: (attempt: number) => Promise<void>;
+  /** The standby is SIGSTOPped right after the primary's loss and left so (a wedged machine). */
+  standbyStopped?: boolean;
+  /** The standby cannot be started again (its machine gone too): the pair cannot heal. */
+  standbyWontStart?: boolean;
+}
+
+/** The pair could not be brought back to a primary that commits: the message says what is left. */
+export class PairNotHealed extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PairNotHealed';
+  }
+}
+
 /** Settings both servers start with; the standby's directory copies them. */
 export interface PairSettings {
+  /**
+   * A folder for what the pair did: each server's output (`postgres-a.log`,
+   * `postgres-b.log`) and every failover step with its time (`postgres-pair.log`).
+   */
+  logDir?: string;
   /** Each server in a host of this lab (its own namespace and address). */
   network?: NetLab;
+  /** How long promotion checks are tried before the standby is restarted (20 s; tests less). */
+  promoteWithinMs?: number;
   /**
    * Which standbys a commit waits for before it is acknowledged: `'*'` (any one, the
    * default: nothing acknowledged is lost with the primary) or `''` (asynchronous).
@@ -75,6 +110,14 @@ export interface PairSettings {
 }
 
 const READY_TIMEOUT_MS = 30_000;
+/** Longest one check (a connection and a query) may take before it counts as no answer. */
+const CHECK_MS = 5_000;
+/** How long promotion checks are tried before the standby is restarted (and then again). */
+const PROMOTE_MS = 20_000;
+/** How many times the old primary's directory is made again before the pair is given up. */
+const REBUILD_TRIES = 3;
+/** Longest a base backup of the test databases may take. */
+const BASEBACKUP_MS = 120_000;
 
 /**
  * A primary and a synchronous streaming standby of Debian's PostgreSQL on loopback ports,
@@ -89,14 +132,20 @@ export async function startPostgresPair(settings: PairSettings = {}): Promise<Po
   const node = async (name: string): Promise<PairNode> => {
     const host = (await settings.network?.addHost(`pg-${name}`)) ?? null;
     return host
-      ? { address: host.address, port: 5432, dir: join(base, name), host }
-      : { address: '127.0.0.1', port: await freePort(), dir: join(base, name), host };
+      ? { name, address: host.address, port: 5432, dir: join(base, name), host }
+      : { name, address: '127.0.0.1', port: await freePort(), dir: join(base, name), host };
   };
   const nodes: [PairNode, PairNode] = [await node('a'), await node('b')];
   let primary = 0;
   let stopped = false;
   let log = '';
   const bin = async (name: string) => join(await binDir(), name);
+  /** One line per step of the pair's life, to postgres-pair.log. */
+  const step = (line: string) => {
+    if (!settings.logDir) return;
+    const text = `${new Date().toISOString()} ${line}\n`;
+    void appendFile(join(settings.logDir, 'postgres-pair.log'), text).catch(() => {});
+  };
   const asOwner = owner ? { uid: owner.uid, gid: owner.gid } : {};
 
   const start = async (node: PairNode): Promise<void> => {
@@ -115,7 +164,12 @@ export async function startPostgresPair(settings: PairSettings = {}): Promise<Po
       args: command.slice(1),
       detached: true,
       ...(node.host ? {} : { uid: owner?.uid, gid: owner?.gid }),
-      onOutput: (text) => (log = (log + text).slice(-200_000)),
+      onOutput: (text) => {
+        log = (log + text).slice(-200_000);
+        if (settings.logDir) {
+          void appendFile(join(settings.logDir, `postgres-${node.name}.log`), text).catch(() => {});
+        }
+      },
     });
     await until(`postgres at ${node.address}:${node.port} answers`, () => answers(node));
   };
@@ -124,8 +178,10 @@ export async function startPostgresPair(settings: PairSettings = {}): Promise<Po
     const pid = node.process?.pid;
     if (pid === undefined || !node.process?.running) return;
     // Every process at once: the postmaster, its backends, its WAL sender or receiver.
-    await signalFamily(pid, 'SIGKILL');
+    const started = Date.now();
+    await killFamily(pid);
     await node.process.exited();
+    step(`${node.name}'s processes killed in ${Date.now() - started} ms`);
   };
 
   const cloneStandby = async (target: PairNode, from: PairNode): Promise<void> => {
@@ -136,10 +192,79 @@ export async function startPostgresPair(settings: PairSettings = {}): Promise<Po
         ...['-h', from.address, '-p', String(from.port), '-U', 'postgres'],
         ...['-D', target.dir, '-R', '--checkpoint=fast'],
       ],
-      { ...asOwner, env: { ...process.env, PGAPPNAME: `standby-${target.port}` } },
+      {
+        ...asOwner,
+        env: { ...process.env, PGAPPNAME: `standby-${target.port}` },
+        timeout: BASEBACKUP_MS,
+      },
     );
     await start(target);
     await until('the standby streams synchronously', () => streamsSync(from, settings));
+  };
+
+  /**
+   * Promotes `node` until a check confirms it is a primary: each check bounded (a hung
+   * connection counts as no answer), for PROMOTE_MS. Not confirmed: its machine is
+   * restarted (SIGKILL, then started again as the standby its directory says it is),
+   * which frees a stopped or wedged server, and it is promoted for PROMOTE_MS more.
+   */
+  const promoteOrRestart = async (node: PairNode, trouble: FailoverTrouble): Promise<void> => {
+    let attempt = 0;
+    let last = '';
+    const tryFor = async (ms: number): Promise<boolean> => {
+      const deadline = Date.now() + ms;
+      while (Date.now() < deadline) {
+        attempt += 1;
+        const outcome = await withinMs(CHECK_MS, async () => {
+          await trouble.beforeCheck?.(attempt);
+          return promoteByDirectory(node, asOwner);
+        });
+        if (outcome === 'primary') return true;
+        last = outcome ?? `no answer within ${CHECK_MS} ms`;
+        step(`promotion check ${attempt} of ${node.name}: ${last}`);
+        await sleep(200);
+      }
+      return false;
+    };
+    const promoteMs = settings.promoteWithinMs ?? PROMOTE_MS;
+    if (await tryFor(promoteMs)) return;
+    step(`promotion of ${node.name} not confirmed in ${promoteMs} ms: restarting its server`);
+    await loseMachine(node);
+    if (trouble.standbyWontStart) {
+      throw new PairNotHealed(`the standby ${node.name} would not start again after ${last}`);
+    }
+    try {
+      await start(node);
+    } catch (error) {
+      throw new PairNotHealed(`the standby ${node.name} would not start again: ${String(error)}`, {
+        cause: error,
+      });
+    }
+    if (await tryFor(promoteMs)) return;
+    throw new PairNotHealed(
+      `the standby ${node.name} was not promoted, even after a restart: ${last}`,
+    );
+  };
+
+  /** The old primary's directory made again as `from`'s standby, tried REBUILD_TRIES times. */
+  const rebuildStandby = async (target: PairNode, from: PairNode): Promise<void> => {
+    let last: unknown;
+    for (let attempt = 1; attempt <= REBUILD_TRIES; attempt++) {
+      try {
+        // What an earlier try started is lost first: one server per directory.
+        await loseMachine(target);
+        await cloneStandby(target, from);
+        step(`${target.name} rebuilt as the standby of ${from.name} (try ${attempt})`);
+        return;
+      } catch (error) {
+        last = error;
+        step(`rebuilding ${target.name} failed (try ${attempt}): ${String(error)}`);
+      }
+    }
+    throw new PairNotHealed(
+      `${target.name} could not be rebuilt as the standby of ${from.name}: ${String(last)}; a synchronous primary commits nothing without one`,
+      { cause: last },
+    );
   };
 
   try {
@@ -210,23 +335,37 @@ export async function startPostgresPair(settings: PairSettings = {}): Promise<Po
     async failover(options = {}) {
       const standby = nodes[1 - primary]!;
       const old = nodes[primary]!;
+      const trouble = options.trouble ?? {};
+      step(`failover from ${old.name} to ${standby.name}`);
       if (options.replicationStalledMs) {
         await stall();
+        step(`replication stalled for ${options.replicationStalledMs} ms`);
         await sleep(options.replicationStalledMs);
       }
       const killedAt = Date.now();
       await loseMachine(old);
+      step(`${old.name} lost`);
       // A stalled standby (stallReplication) is the one promoted: it is reachable first.
       await resume();
-      // Asked again until it is a primary: on a loaded machine one connection may time out.
-      await until('the standby is promoted', () => promoted(standby));
-      primary = 1 - primary;
+      if (trouble.standbyStopped && standby.process?.pid !== undefined) {
+        await signalFamily(standby.process.pid, 'SIGSTOP');
+      }
+      await promoteOrRestart(standby, trouble);
+      primary = nodes.indexOf(standby);
       const promotedAfterMs = Date.now() - killedAt;
-      // Nothing commits on a synchronous primary until a standby streams again.
-      const writable = until('the new primary commits', () => commits(standby));
-      await cloneStandby(old, standby);
-      await writable;
-      return { promotedAfterMs, writableAfterMs: Date.now() - killedAt };
+      step(`${standby.name} promoted after ${promotedAfterMs} ms`);
+      await rebuildStandby(old, standby);
+      // Nothing commits on a synchronous primary until a standby streams: it does now.
+      try {
+        await until('the new primary commits', () => commits(standby));
+      } catch (error) {
+        throw new PairNotHealed(`${standby.name} does not commit: ${String(error)}`, {
+          cause: error,
+        });
+      }
+      const writableAfterMs = Date.now() - killedAt;
+      step(`${standby.name} commits after ${writableAfterMs} ms`);
+      return { promotedAfterMs, writableAfterMs };
     },
     output: () => log,
     async stop() {
@@ -244,20 +383,54 @@ export async function startPostgresPair(settings: PairSettings = {}): Promise<Po
  * its process group holds the postmaster alone: the children are found by their parent.
  */
 async function signalFamily(pid: number, signal: NodeJS.Signals): Promise<void> {
-  const children: number[] = [];
-  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    // pid (comm) state ppid …: comm may hold spaces, so read after its closing paren.
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid === pid) children.push(Number(entry));
-  }
-  for (const target of [pid, ...children]) {
-    try {
-      process.kill(target, signal);
-    } catch {
-      // exited meanwhile
-    }
+  for (const target of [pid, ...(await childrenOf(pid))]) send(target, signal);
+}
+
+/**
+ * SIGKILLs the postmaster and every child, and waits until all are gone. The postmaster
+ * is stopped first: under a storm of connections it forks a backend every few
+ * milliseconds, and a child forked between the look at /proc and the kill would outlive
+ * it (reparented, holding the shared memory: the server then cannot start again).
+ */
+async function killFamily(pid: number): Promise<void> {
+  send(pid, 'SIGSTOP');
+  const family = [pid, ...(await childrenOf(pid))];
+  for (const target of family) send(target, 'SIGKILL');
+  const deadline = Date.now() + 10_000;
+  const alive = async () => {
+    const states = await Promise.all(
+      family.map((p) => readFile(`/proc/${p}/stat`, 'utf8').catch(() => '')),
+    );
+    // A zombie (state Z) is dead already: only its parent's wait is missing.
+    return states.some(
+      (stat) =>
+        stat !== '' && stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z',
+    );
+  };
+  while ((await alive()) && Date.now() < deadline) await sleep(20);
+}
+
+async function childrenOf(pid: number): Promise<number[]> {
+  const entries = (await readdir('/proc').catch(() => [] as string[])).filter((e) =>
+    /^\d+$/.test(e),
+  );
+  const stats = await Promise.all(
+    entries.map((entry) => readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '')),
+  );
+  // pid (comm) state ppid …: comm may hold spaces, so read after its closing paren.
+  return entries
+    .filter((_, i) => {
+      const stat = stats[i]!;
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+    })
+    .map(Number);
+}
+
+function send(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // exited meanwhile
   }
 }
 
@@ -284,7 +457,17 @@ async function postgresUser(): Promise<{ uid: number; gid: number } | null> {
   return { uid: uid!, gid: gid! };
 }
 
-async function withClient<T>(node: PairNode, use: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+/**
+ * Runs `use` on a connection of its own to `node`, for at most `ms`: a check that does
+ * not answer by then is cancelled and its connection closed (it rejects), so no check can
+ * hold a failover for longer than that.
+ */
+async function withClient<T>(
+  node: PairNode,
+  use: (sql: postgres.Sql, notices: postgres.Notice[]) => Promise<T>,
+  ms = CHECK_MS,
+): Promise<T> {
+  const notices: postgres.Notice[] = [];
   const sql = postgres({
     host: node.address,
     port: node.port,
@@ -292,12 +475,27 @@ async function withClient<T>(node: PairNode, use: (sql: postgres.Sql) => Promise
     database: 'postgres',
     max: 1,
     connect_timeout: 2,
-    onnotice: () => {},
+    onnotice: (notice) => notices.push(notice),
+  });
+  const timer = setTimeout(() => void sql.end({ timeout: 0 }), ms);
+  try {
+    return await use(sql, notices);
+  } finally {
+    clearTimeout(timer);
+    await sql.end({ timeout: 1 });
+  }
+}
+
+/** `work`'s answer, or undefined when it took longer than `ms` (it goes on unheard). */
+async function withinMs<T>(ms: number, work: () => Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
   });
   try {
-    return await use(sql);
+    return await Promise.race([work(), late]);
   } finally {
-    await sql.end({ timeout: 1 });
+    clearTimeout(timer);
   }
 }
 
@@ -307,21 +505,65 @@ const answers = (node: PairNode) =>
     () => false,
   );
 
-/** Promotes the server unless it is a primary already; answers whether it is one now. */
-const promoted = (node: PairNode) =>
-  withClient(node, async (sql) => {
-    const [state] = await sql<{ recovering: boolean }[]>`select pg_is_in_recovery() as recovering`;
-    if (!state?.recovering) return true;
-    const [done] = await sql<{ promoted: boolean }[]>`select pg_promote(true, 60) as promoted`;
-    return done?.promoted === true;
-  }).catch(() => false);
+/**
+ * Promotes the server unless it is a primary already, through its data directory rather
+ * than a connection (as an operator's instance manager does): `pg_ctl promote` signals
+ * the postmaster, and `pg_controldata` says when recovery has ended. Over a connection,
+ * a promotion can wait for ever: every service pool retrying `target_session_attrs=primary`
+ * against the standby keeps its postmaster forking, and on a busy machine no connection
+ * of ours gets through in time (seen: CONNECT_TIMEOUT on every check for 20 s).
+ * 'primary' once it is one, else why not yet.
+ */
+async function promoteByDirectory(node: PairNode, asOwner: object): Promise<string> {
+  const control = async () => {
+    const { stdout } = await run(join(await binDir(), 'pg_controldata'), ['-D', node.dir], {
+      ...asOwner,
+      timeout: 3_000,
+    });
+    return /Database cluster state:\s*(.+)/.exec(stdout)?.[1]?.trim() ?? 'unknown';
+  };
+  try {
+    if ((await control()) === 'in production') return 'primary';
+    await run(join(await binDir(), 'pg_ctl'), ['promote', '-D', node.dir, '-W'], {
+      ...asOwner,
+      timeout: 3_000,
+    }).catch((error: unknown) => {
+      // Asked already by an earlier check: it is under way.
+      if (!/not in standby mode|already/i.test(String(error))) throw error;
+    });
+    for (let i = 0; i < 20; i++) {
+      const state = await control();
+      if (state === 'in production') return 'primary';
+      await sleep(100);
+    }
+    return `still ${await control()} 2 s after pg_ctl promote`;
+  } catch (error) {
+    return String(error);
+  }
+}
 
-/** A transaction that takes an xid commits only once the synchronous standby has it. */
+/**
+ * Whether a transaction that writes WAL commits: on a synchronous primary, only once a
+ * standby has it (a transaction that only takes an xid, `txid_current()`, writes no WAL
+ * and never waits: it said "commits" before any standby streamed). One that waits past a
+ * check is cancelled (Postgres then warns that it committed locally only), so waiting
+ * checks never pile up on the server.
+ */
 const commits = (node: PairNode) =>
-  withClient(node, async (sql) => {
-    await sql`select txid_current()`;
-    return true;
-  }).catch(() => false);
+  withClient(
+    node,
+    async (sql, notices) => {
+      const query = sql`select pg_logical_emit_message(true, 'dzpay', 'failover-check')`;
+      const timer = setTimeout(() => query.cancel(), CHECK_MS - 1_000);
+      try {
+        await query;
+      } finally {
+        clearTimeout(timer);
+      }
+      return !notices.some((notice) => /synchronous replication/i.test(notice.message ?? ''));
+    },
+    CHECK_MS + 1_000,
+  ).catch(() => false);
 
 const streamsSync = (primary: PairNode, settings: PairSettings) =>
   withClient(primary, async (sql) => {
