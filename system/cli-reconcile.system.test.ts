@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ADMIN_CLI_ENTRY } from '@dzpay/testkit/processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { satimCardNetwork } from '../services/payments/src/adapters/cardnet/satim-client.ts';
+import { satimCardNetwork } from '../services/payments/src/card-network/satim-client.ts';
 import { startPaymentsHarness, type PaymentsHarness } from '../services/payments/test/harness.ts';
 
 /**

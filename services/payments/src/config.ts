@@ -1,6 +1,6 @@
 import { BaseEnv, PartnerTargetsEnv } from '@dzpay/platform';
 import { z } from 'zod';
-import { LINK_PRESS_HOLD_MS } from './domain/payment-link.ts';
+import { LINK_PRESS_HOLD_MS } from './links/link-rules.ts';
 
 export const PaymentsEnv = BaseEnv.extend({
   OPS_PORT: z.coerce.number().int().min(0).max(65535).default(9103),

@@ -11,38 +11,41 @@ import {
   startRuntime,
   type Runtime,
 } from '@dzpay/platform';
-import { referenceLockMetrics } from './adapters/lock-metrics.ts';
-import { settlementMetrics } from './adapters/settlement-metrics.ts';
-import { reconciliationMetrics } from './adapters/reconciliation-metrics.ts';
-import { reconciliationRepository } from './adapters/reconciliation-repository.ts';
-import { measuredCardNetworks } from './adapters/cardnet/measured-card-network.ts';
-import { satimCardNetwork } from './adapters/cardnet/satim-client.ts';
-import { unconfiguredCardNetwork } from './adapters/unconfigured-card-network.ts';
+import { referenceLockMetrics } from './agency/lock-metrics.ts';
+import { settlementMetrics } from './settlement/settlement-metrics.ts';
+import { reconciliationMetrics } from './reconciliation/reconciliation-metrics.ts';
+import { reconciliationRepository } from './reconciliation/reconciliation-repository.ts';
+import { measuredCardNetworks } from './card-network/measured-card-network.ts';
+import { satimCardNetwork } from './card-network/satim-client.ts';
+import { unconfiguredCardNetwork } from './card-network/unconfigured-card-network.ts';
 import { PaymentsEnv } from './config.ts';
-import { paymentsCore } from './core.ts';
-import { referenceLocks } from './adapters/reference-lock.ts';
-import { productLookup } from './adapters/partner-client.ts';
-import { serveAttemptHandlers } from './handlers/attempt-handlers.ts';
-import { serveReportHandlers } from './handlers/report-handlers.ts';
-import { serveBalanceHandlers } from './handlers/balance-handlers.ts';
-import { servePaymentLinkHandlers } from './handlers/payment-link-handlers.ts';
-import { serveCheckoutHandlers } from './handlers/checkout-handlers.ts';
-import { servePaymentsHandlers } from './handlers/payments-handlers.ts';
-import { orderPlacer } from './handlers/place-order.ts';
-import { serveReconcileHandler } from './handlers/reconcile-handlers.ts';
-import { reconciler } from './handlers/reconciler.ts';
-import { startSweeper } from './jobs/sweeper.ts';
-import { startReconciliationSchedule } from './jobs/reconciliation-schedule.ts';
+import { paymentsContext, type ServedContext } from './context.ts';
+import { referenceLocks } from './agency/reference-lock.ts';
+import { productLookup } from './agency/partner-client.ts';
+import { serveAgencyHandlers } from './agency/agency-handlers.ts';
+import { serveReportHandlers } from './balance/daily-report-handlers.ts';
+import { serveBalanceHandlers } from './balance/balance-handlers.ts';
+import { servePaymentLinkHandlers } from './links/link-handlers.ts';
+import { serveCheckoutHandlers } from './checkout/checkout-handlers.ts';
+import { serveCancelHandlers } from './checkout/cancel-handlers.ts';
+import { serveListingHandlers } from './listing/listing-handlers.ts';
+import { serveRefundHandlers } from './refunds/refund-handlers.ts';
+import { serveRegistrationHandlers } from './registration/registration-handlers.ts';
+import { serveReconcileHandler } from './reconciliation/reconcile-handlers.ts';
+import { reconciler } from './reconciliation/reconciler.ts';
+import { startSweeper } from './settlement/sweeper.ts';
+import { startReconciliationSchedule } from './reconciliation/reconciliation-schedule.ts';
 import { runtimeSchemaOf } from '@dzpay/stack';
 
-/**
- * Wires payments: runtime, the PAYMENTS stream, card networks per mode, NATS handlers,
- * the sweeper and the outbox relay. Shutdown stops the handlers and the sweeper first,
- * then lets the relay publish what was committed.
- */
 /** An Idempotency-Key is replayed for 24 hours (ARCHITECTURE.md §6), then forgotten. */
 const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600 * 1000;
 
+/**
+ * Wires payments: runtime, the PAYMENTS stream, card networks per mode, the one context,
+ * each operation's NATS face, the sweeper, the reconciliation schedule and the outbox
+ * relay. Shutdown stops the handlers and the sweeper first, then lets the relay publish
+ * what was committed.
+ */
 export async function startPayments(
   env: Record<string, string | undefined>,
   options: {
@@ -87,16 +90,20 @@ export async function startPayments(
     runtime.ops.registry,
   );
   const settlementWatch = settlementMetrics(runtime.ops.registry, sql, config.OVERDUE_ALERT_MS);
-  const core = paymentsCore({
-    sql,
-    logger,
-    cardNetworks,
-    config,
-    unconfigured: config.CARDNET_LIVE_URL ? [] : ['live'],
-    onUnexplainedRefund: () => settlementWatch.unexplainedRefund(),
-  });
-  const { clock, repository, refunds, keys, settle } = core;
   const prefix = config.NATS_PREFIX;
+  const ctx: ServedContext = {
+    ...paymentsContext({
+      sql,
+      logger,
+      cardNetworks,
+      config,
+      unconfigured: config.CARDNET_LIVE_URL ? [] : ['live'],
+      onUnexplainedRefund: () => settlementWatch.unexplainedRefund(),
+    }),
+    nats,
+    prefix,
+  };
+  const { clock, repository, refunds, keys, settle } = ctx;
   const partnerClient = partnerHttpClient({
     allowPrivateTargets: config.PARTNER_ALLOW_PRIVATE_TARGETS,
     ...(options.partnerConnect ? { connect: options.partnerConnect } : {}),
@@ -117,7 +124,7 @@ export async function startPayments(
   const reconciliation = reconciler({
     store: reconciliationRepository(sql),
     repository,
-    withSettlement: core.withSettlement,
+    withSettlement: ctx.withSettlement,
     // A mode without a card network configured is reported as skipped, never asked.
     cardNetworks: config.CARDNET_LIVE_URL ? cardNetworks : { test: cardNetworks.test },
     logger,
@@ -125,55 +132,22 @@ export async function startPayments(
     onReport: reconciliationMetrics(runtime.ops.registry).record,
   });
 
-  const wiring = { nats, prefix, sql, logger, clock };
+  // One room per operation, each with its NATS face, over the one context.
   const servers = [
-    ...(await servePaymentsHandlers(wiring, core, {
-      publicBaseUrl: config.PUBLIC_BASE_URL,
-      windowMs: config.PAYMENT_WINDOW_MS,
-    })),
-    ...(await serveCheckoutHandlers({
-      nats,
-      prefix,
-      repository,
-      settle,
-      logger,
-      placeOrder: orderPlacer({
-        repository,
-        cardNetworks,
-        health: core.health,
-        logger,
-        publicBaseUrl: config.PUBLIC_BASE_URL,
-        clock,
-        withSettlement: core.withSettlement,
-      }),
-    })),
-    ...(await serveAttemptHandlers({
-      nats,
-      prefix,
-      repository,
+    ...(await serveRegistrationHandlers(ctx)),
+    ...(await serveListingHandlers(ctx)),
+    ...(await serveRefundHandlers(ctx)),
+    ...(await serveCheckoutHandlers(ctx)),
+    ...(await serveCancelHandlers(ctx)),
+    ...(await serveAgencyHandlers(ctx, {
       locks: referenceLocks(runtime.redis!),
       lockMetrics: referenceLockMetrics(runtime.ops.registry, sql),
-      settle,
-      logger,
       lookupProduct,
-      open: {
-        repository,
-        cardNetworks,
-        health: core.health,
-        logger,
-        publicBaseUrl: config.PUBLIC_BASE_URL,
-        windowMs: config.PAYMENT_WINDOW_MS,
-        clock,
-      },
     })),
-    ...(await serveReportHandlers(wiring)),
-    ...(await serveBalanceHandlers(wiring)),
-    ...(await servePaymentLinkHandlers(wiring, core, {
-      publicBaseUrl: config.PUBLIC_BASE_URL,
-      windowMs: config.PAYMENT_WINDOW_MS,
-      pressHoldMs: config.LINK_PRESS_HOLD_MS,
-    })),
-    await serveReconcileHandler({ nats, prefix, logger, clock }, reconciliation),
+    ...(await servePaymentLinkHandlers(ctx)),
+    ...(await serveBalanceHandlers(ctx)),
+    ...(await serveReportHandlers(ctx)),
+    await serveReconcileHandler(ctx, reconciliation),
   ];
   const sweeper = startSweeper({
     repository,

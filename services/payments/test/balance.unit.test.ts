@@ -5,8 +5,8 @@ import {
   statementMonthProblem,
 } from '@dzpay/contracts';
 import { describe, expect, it } from 'vitest';
-import { balanceReply, figuresOf, type Buckets } from '../src/domain/balance.ts';
-import { decidePayout, type PayoutRecord } from '../src/domain/payout.ts';
+import { balanceReply, figuresOf, type Buckets } from '../src/balance/balance.ts';
+import { decidePayout, type PayoutRecord } from '../src/balance/payout.ts';
 
 const asOf = new Date('2026-03-10T12:00:00Z');
 const buckets = (b: Partial<Buckets>): Buckets => ({

@@ -5,8 +5,8 @@ import {
   CardNetworkError,
   type CardNetwork,
   type RegisterOrder,
-} from '../src/adapters/cardnet/card-network.ts';
-import { satimCardNetwork, type SatimOptions } from '../src/adapters/cardnet/satim-client.ts';
+} from '../src/card-network/card-network.ts';
+import { satimCardNetwork, type SatimOptions } from '../src/card-network/satim-client.ts';
 
 // The adapter against the real sandbox over HTTP: the payer's side is a real form POST.
 

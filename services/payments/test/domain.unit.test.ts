@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CardOrderStatus } from '../src/adapters/cardnet/card-network.ts';
+import type { CardOrderStatus } from '../src/card-network/card-network.ts';
 import { cardOutcome } from '../src/domain/card-outcome.ts';
 import { chargeFor, refusalOf } from '../src/domain/charge.ts';
 import { checkoutStatusOf } from '../src/domain/checkout-status.ts';

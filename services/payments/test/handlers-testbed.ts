@@ -2,7 +2,7 @@ import { createLogger, connectNats, connectPostgres } from '@dzpay/platform';
 import type { NatsConnection, RpcServer, Sql } from '@dzpay/platform';
 import { migrateService } from '@dzpay/stack';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
-import type { ServiceWiring } from '../src/handlers/service-wiring.ts';
+import type { ReadingContext } from '../src/context.ts';
 
 /** A group of payments' NATS handlers served alone over infra of its own, and its schema. */
 export interface HandlersTestbed {
@@ -16,7 +16,7 @@ export interface HandlersTestbed {
 /** Serves the handlers `serve` starts, on the real clock, with `connections` to Postgres. */
 export async function startHandlersTestbed(
   label: string,
-  serve: (wiring: ServiceWiring) => Promise<RpcServer[]>,
+  serve: (ctx: ReadingContext) => Promise<RpcServer[]>,
   connections = 4,
 ): Promise<HandlersTestbed> {
   const infra = await isolatedInfra(label);

@@ -11,10 +11,10 @@ import { AppError, connectPostgres, requestRpc, type Runtime, type Sql } from '@
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { loopbackOnlyConnect } from '@dzpay/testkit/loopback-connect';
 import { expect } from 'vitest';
-import { satimCardNetwork } from '../src/adapters/cardnet/satim-client.ts';
+import { satimCardNetwork } from '../src/card-network/satim-client.ts';
 import type { PaymentsEnv } from '../src/config.ts';
-import { paymentsCore, type PaymentsCore } from '../src/core.ts';
-import { startSweeper } from '../src/jobs/sweeper.ts';
+import { paymentsContext, type PaymentsContext } from '../src/context.ts';
+import { startSweeper } from '../src/settlement/sweeper.ts';
 import { startPayments } from '../src/service.ts';
 
 /** The sandbox's test cards (docs/cardnet-sandbox.md). */
@@ -53,9 +53,13 @@ export interface PaymentsHarness {
    * The service's money-moving parts over this database and sandbox, with the test's own
    * clock and refund quiet time: what a test's own sweeper passes run on.
    */
-  core(options?: { clock?: () => Date; refundQuietMs?: number }): PaymentsCore;
+  core(options?: {
+    clock?: () => Date;
+    refundQuietMs?: number;
+    cardNetworks?: PaymentsContext['cardNetworks'];
+  }): PaymentsContext;
   /** One sweeper pass over `core`, on its clock (the service's own runs on its interval). */
-  sweepOnce(core: PaymentsCore): Promise<void>;
+  sweepOnce(core: PaymentsContext): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -224,12 +228,13 @@ export async function startPaymentsHarness(
         password: 'sandbox',
         timeoutMs: 2_000,
       });
-      return paymentsCore({
+      return paymentsContext({
         sql: db,
         logger: runtime.logger,
-        cardNetworks: { test: network, live: network },
+        cardNetworks: options.cardNetworks ?? { test: network, live: network },
         config: {
           ...CORE_CONFIG,
+          PUBLIC_BASE_URL: 'http://127.0.0.1:9',
           SECRETS_KEY: runtime.config.SECRETS_KEY,
           REFUND_QUIET_MS: options.refundQuietMs ?? 30_000,
         },

@@ -3,8 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '@dzpay/platform';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { paymentsRepository } from '../src/adapters/payments-repository.ts';
-import { idempotent } from '../src/handlers/idempotency.ts';
+import { paymentsRepository } from '../src/store/payments-repository.ts';
+import { idempotent } from '../src/store/idempotency.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 /**

@@ -2,8 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Rpc, type PaymentListItem, type PaymentsListRequest } from '@dzpay/contracts';
 import { requestRpc, type RpcServer } from '@dzpay/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { satimCardNetwork } from '../src/adapters/cardnet/satim-client.ts';
-import { servePaymentsHandlers } from '../src/handlers/payments-handlers.ts';
+import { satimCardNetwork } from '../src/card-network/satim-client.ts';
+import { serveCancelHandlers } from '../src/checkout/cancel-handlers.ts';
+import { serveListingHandlers } from '../src/listing/listing-handlers.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 /**
@@ -25,12 +26,12 @@ beforeAll(async () => {
     password: 'sandbox',
     timeoutMs: 2_000,
   });
-  const core = h.core();
-  servers = await servePaymentsHandlers(
-    { nats: h.runtime.nats, prefix, sql: h.db, logger: h.runtime.logger, clock: core.clock },
-    { ...core, cardNetworks: { test: network, live: network } },
-    { publicBaseUrl: 'http://127.0.0.1:9' },
-  );
+  const ctx = {
+    ...h.core({ cardNetworks: { test: network, live: network } }),
+    nats: h.runtime.nats,
+    prefix,
+  };
+  servers = [...(await serveListingHandlers(ctx)), ...(await serveCancelHandlers(ctx))];
 });
 afterAll(async () => {
   await Promise.all((servers ?? []).map((server) => server.stop()));

@@ -12,8 +12,8 @@ import {
   linkStateOf,
   type LinkHolder,
   type PaymentLinkRecord,
-} from '../src/domain/payment-link.ts';
-import { paymentLinkPublicView } from '../src/domain/payment-link-view.ts';
+} from '../src/links/link-rules.ts';
+import { paymentLinkPublicView } from '../src/links/link-view.ts';
 
 const NOW = new Date('2026-11-21T10:00:00Z');
 const fullLink: PaymentLinkRecord = {

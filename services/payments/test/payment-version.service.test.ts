@@ -2,9 +2,9 @@ import { jetstream } from '@nats-io/jetstream';
 import { PaymentEvent, Streams } from '@dzpay/contracts';
 import { connectPostgres, streamName, type Sql } from '@dzpay/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentEventWriter } from '../src/adapters/payment-event-writer.ts';
-import { toRecord, type Row } from '../src/adapters/payment-rows.ts';
-import { paymentsRepository } from '../src/adapters/payments-repository.ts';
+import { paymentEventWriter } from '../src/store/payment-event-writer.ts';
+import { toRecord, type Row } from '../src/store/payment-rows.ts';
+import { paymentsRepository } from '../src/store/payments-repository.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 // The relay publishes the outbox by `created_at`, which is when a transaction began, not

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkoutStatusOf } from '../src/domain/checkout-status.ts';
-import { likePrefix, prefixUpperBound, storedStatusOf } from '../src/domain/list-filter.ts';
+import { likePrefix, prefixUpperBound, storedStatusOf } from '../src/listing/list-filter.ts';
 import { decodeCursor, encodeCursor } from '../src/domain/payments-cursor.ts';
 
 const ID = '3f1c2b9e-7a41-4d0b-9c55-2e8f6a1d4b70';

@@ -9,7 +9,7 @@ import {
 } from '@dzpay/platform';
 import type { IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveBalanceHandlers } from '../src/handlers/balance-handlers.ts';
+import { serveBalanceHandlers } from '../src/balance/balance-handlers.ts';
 import { seedPayment, seedPayout, seedRefund, type Scope } from './seeded-rows.ts';
 import { startHandlersTestbed } from './handlers-testbed.ts';
 

@@ -3,7 +3,7 @@ import {
   canonicalReference,
   requestedReference,
   sameProductName,
-} from '../src/domain/product-reference.ts';
+} from '../src/agency/product-reference.ts';
 
 const NFC = 'caf\u00e9-1';
 const NFD = 'cafe\u0301-1';

@@ -3,14 +3,14 @@ import { Rpc } from '@dzpay/contracts';
 import { createLogger, requestRpc } from '@dzpay/platform';
 import type { Gauge } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { satimCardNetwork } from '../src/adapters/cardnet/satim-client.ts';
+import { satimCardNetwork } from '../src/card-network/satim-client.ts';
 import {
   RECONCILIATION_LOCK,
   reconciliationRepository,
-} from '../src/adapters/reconciliation-repository.ts';
-import type { PaymentsCore } from '../src/core.ts';
-import { reconciler, type ReconciliationReport } from '../src/handlers/reconciler.ts';
-import { startReconciliationSchedule } from '../src/jobs/reconciliation-schedule.ts';
+} from '../src/reconciliation/reconciliation-repository.ts';
+import type { PaymentsContext } from '../src/context.ts';
+import { reconciler, type ReconciliationReport } from '../src/reconciliation/reconciler.ts';
+import { startReconciliationSchedule } from '../src/reconciliation/reconciliation-schedule.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 /**
@@ -22,7 +22,7 @@ import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
  */
 
 let h: PaymentsHarness;
-let core: PaymentsCore;
+let core: PaymentsContext;
 const TOTAL = 155_000; // the harness' 150 000 centimes and its merchant's 50 DZD fee
 const network = () =>
   satimCardNetwork({

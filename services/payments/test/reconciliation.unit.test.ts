@@ -4,7 +4,7 @@ import {
   compareOrder,
   type ComparisonInput,
   type ReconciledPayment,
-} from '../src/domain/reconciliation.ts';
+} from '../src/reconciliation/discrepancies.ts';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);

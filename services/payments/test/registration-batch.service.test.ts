@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Rpc, type PaymentsRegisterReply } from '@dzpay/contracts';
 import { AppError, requestRpc } from '@dzpay/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newAttempt } from '../src/handlers/open-attempt.ts';
+import { newAttempt } from '../src/lifecycle/open-attempt.ts';
+import { registrationWriter } from '../src/registration/registration-writer.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 /**
@@ -142,7 +143,8 @@ describe('registrations written together', () => {
   });
 
   it('answers a registration written again after its batch committed unacknowledged with its own payment', async () => {
-    const { registrations } = h.core();
+    const core = h.core();
+    const registrations = registrationWriter(core.sql, core.keys.seal, core.clock);
     const { payment, checkoutToken } = newAttempt(
       { clock: () => new Date(), windowMs: 60_000 },
       {

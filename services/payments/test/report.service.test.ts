@@ -2,7 +2,7 @@ import { Rpc, type DailyReportReply } from '@dzpay/contracts';
 import { requestRpc, type NatsConnection, type Sql } from '@dzpay/platform';
 import type { IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveReportHandlers } from '../src/handlers/report-handlers.ts';
+import { serveReportHandlers } from '../src/balance/daily-report-handlers.ts';
 import { startHandlersTestbed } from './handlers-testbed.ts';
 import { seedPayment, seedRefund, type Scope } from './seeded-rows.ts';
 

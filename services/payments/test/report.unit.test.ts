@@ -5,7 +5,7 @@ import {
   resolveReportRange,
 } from '@dzpay/contracts';
 import { describe, expect, it } from 'vitest';
-import { dailyReport } from '../src/domain/report.ts';
+import { dailyReport } from '../src/balance/daily-report.ts';
 
 const zero = {
   successCount: 0,

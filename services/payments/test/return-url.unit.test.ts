@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withReference } from '../src/domain/return-url.ts';
+import { withReference } from '../src/checkout/return-url.ts';
 
 describe('withReference', () => {
   it('adds the reference as the only parameter of a URL without a query', () => {

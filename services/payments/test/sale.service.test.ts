@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentsRepository } from '../src/adapters/payments-repository.ts';
+import { paymentsRepository } from '../src/store/payments-repository.ts';
 import {
   expectOneOpensSale,
   qrToken,

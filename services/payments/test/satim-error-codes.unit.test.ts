@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { meaningOf } from '../src/adapters/cardnet/satim-error-codes.ts';
+import { meaningOf } from '../src/card-network/satim-error-codes.ts';
 
 describe('a BPC errorCode read by its operation', () => {
   it('says "order unknown" only for 6 on a call that names an order', () => {

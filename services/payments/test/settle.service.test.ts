@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PaymentsCore } from '../src/core.ts';
+import type { PaymentsContext } from '../src/context.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 /**
@@ -14,7 +14,7 @@ import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 const WINDOW_MS = 1_000;
 const QUIET_MS = 500;
 let h: PaymentsHarness;
-let core: PaymentsCore;
+let core: PaymentsContext;
 
 beforeAll(async () => {
   h = await startPaymentsHarness('payments-settle', {

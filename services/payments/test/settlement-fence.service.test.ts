@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentsRepository } from '../src/adapters/payments-repository.ts';
-import { LeaseLost, settlementRunner } from '../src/handlers/settlement.ts';
+import { paymentsRepository } from '../src/store/payments-repository.ts';
+import { LeaseLost, settlementLeases } from '../src/lifecycle/settlement-lease.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 /**
@@ -32,7 +32,7 @@ function runners() {
     },
   };
   const runner = (monotonic: () => number) =>
-    settlementRunner({
+    settlementLeases({
       repository,
       logger: h.runtime.logger,
       leaseMs: LEASE_MS,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PaymentsCore } from '../src/core.ts';
+import type { PaymentsContext } from '../src/context.ts';
 import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 /**
@@ -10,7 +10,7 @@ import { startPaymentsHarness, type PaymentsHarness } from './harness.ts';
 
 const FAILING = 120;
 let h: PaymentsHarness;
-let core: PaymentsCore;
+let core: PaymentsContext;
 /**
  * The sweeper's clock stands an hour ahead, still: every attempt's window has closed
  * for it, and a pass that takes longer than the first backoff (a loaded machine) does

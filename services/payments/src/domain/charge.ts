@@ -1,6 +1,7 @@
 import type { MerchantTerms, RegisterPaymentBody } from '@dzpay/contracts';
 import { MAX_METADATA_BYTES } from '@dzpay/contracts';
 import type { ErrorCode } from '@dzpay/contracts';
+import { AppError } from '@dzpay/platform';
 
 export interface Charge {
   /** Centimes before the fee. */
@@ -63,4 +64,13 @@ export function refusalOf(body: RegisterPaymentBody, terms: MerchantTerms): Refu
 /** Size of metadata as it is stored and sent in webhooks: UTF-8 bytes of its JSON. */
 function metadataBytes(metadata: unknown): number {
   return Buffer.byteLength(JSON.stringify(metadata), 'utf8');
+}
+
+/** A refusal as the error the NATS face answers (its code, message and details). */
+export function refusalError(refusal: Refusal): AppError {
+  return new AppError(
+    refusal.code,
+    refusal.message,
+    refusal.details ? { details: refusal.details } : {},
+  );
 }
