@@ -35,6 +35,52 @@ export default {
       to: { path: '^services/', pathNot: '^services/($1|cardnet-sandbox)/' },
     },
     {
+      name: 'no-payments-operation-imports-another-operation',
+      comment:
+        'payments is one room per operation (registration, checkout, agency, settlement, ' +
+        'refunds, reconciliation, links, balance, listing): each takes the shared rules ' +
+        '(domain/), the tables (store/), what decides a payment with the card network ' +
+        "(lifecycle/, card-network/) and the context, never another operation's internals. " +
+        'What two operations share moves down into one of those.',
+      severity: 'error',
+      from: {
+        path: '^services/payments/src/(agency|balance|checkout|links|listing|reconciliation|refunds|registration|settlement)/',
+      },
+      to: {
+        path: '^services/payments/src/(agency|balance|checkout|links|listing|reconciliation|refunds|registration|settlement)/',
+        pathNot: '^services/payments/src/$1/',
+      },
+    },
+    {
+      name: 'no-payments-layer-imports-upward',
+      comment:
+        'Inside payments the layers go one way: operations over lifecycle/ over store/ and ' +
+        'card-network/ over domain/ (pure). A lower layer importing a higher one would ' +
+        'make the rules depend on the flows that use them.',
+      severity: 'error',
+      from: {
+        path: '^services/payments/src/(domain|store|lifecycle|card-network)/|^services/payments/src/context\\.ts$',
+      },
+      to: {
+        path: '^services/payments/src/(agency|balance|checkout|links|listing|reconciliation|refunds|registration|settlement)/',
+      },
+    },
+    {
+      name: 'no-payments-domain-does-io',
+      comment: 'domain/ is pure rules: no table, no card network, no flow.',
+      severity: 'error',
+      from: { path: '^services/payments/src/domain/' },
+      to: { path: '^services/payments/src/(store|lifecycle|card-network)/' },
+    },
+    {
+      name: 'no-payments-store-runs-a-flow',
+      comment:
+        'store/ reads and writes tables; the flows over it live in lifecycle/ and the operations.',
+      severity: 'error',
+      from: { path: '^services/payments/src/store/' },
+      to: { path: '^services/payments/src/lifecycle/' },
+    },
+    {
       name: 'no-unresolved-workspace-package',
       comment:
         'A @dzpay/ name that does not resolve hides where it points, and so escapes the ' +

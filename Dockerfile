@@ -24,9 +24,9 @@ ARG APP
 ARG SERVICE
 WORKDIR /app
 # The whole tree (less .dockerignore), not the app's folder alone: every image carries
-# every services/*/migrations folder, which libs/stack finds by convention, for the admin
-# CLI's `migrate` and for a service working in a schema another one owns (the dashboard
-# applies the gateway's accounts migrations).
+# every services/*/migrations folder and libs/accounts/migrations, which libs/stack finds
+# by convention, for the admin CLI's `migrate` and for the services working in a schema
+# a library holds (the gateway and the dashboard apply the accounts migrations).
 COPY . .
 # --filter-prod follows dependencies but not devDependencies, so the image gets this
 # app and the workspace libraries it runs on, and nothing of the other apps' packages

@@ -2,13 +2,7 @@
 // event every PROBE_GAP_MS and noting when it was acknowledged and delivered.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JetStreamClient } from '@nats-io/jetstream';
-import {
-  PaymentEventTypes,
-  Rpc,
-  paymentEventSubject,
-  type PaymentEvent,
-  type PaymentEventType,
-} from '@dzpay/contracts';
+import { PaymentEventTypes, Rpc, subjectOfEvent, type PaymentEvent } from '@dzpay/contracts';
 import { prefixed, requestRpc } from '@dzpay/platform';
 import { benchEvent } from './events.ts';
 import type { FailoverDeps, Harness } from './failover.ts';
@@ -104,7 +98,7 @@ export async function deliveredSince(probe: Probe, since: number): Promise<numbe
 
 /** Publishes like the payments relay: the event's subject, its id as Nats-Msg-Id. */
 async function publishEvent(js: JetStreamClient, prefix: string, event: PaymentEvent) {
-  const subject = prefixed(prefix, paymentEventSubject(event.type as PaymentEventType));
+  const subject = prefixed(prefix, subjectOfEvent(event));
   await js.publish(subject, JSON.stringify(event), { msgID: event.id });
 }
 

@@ -6,7 +6,7 @@ import {
   type JetStreamManager,
 } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { Streams, type MerchantScope } from '@dzpay/contracts';
+import { DurableConsumers, Streams, type MerchantScope } from '@dzpay/contracts';
 import { streamName, type NatsConnection, type Sql } from '@dzpay/platform';
 import type { LocalNatsCluster } from '@dzpay/testkit/nats-cluster';
 import {
@@ -81,8 +81,8 @@ const PAUSE_MS = 2_000;
  */
 const CONSUMER_OF: Record<FailoverPath, string | null> = {
   publishing: null,
-  status: 'status-projection',
-  webhooks: 'webhook-dispatcher',
+  status: DurableConsumers.statusPayments.durable,
+  webhooks: DurableConsumers.dispatcherPayments.durable,
 };
 
 /** The rounds in order: per signal, the paths in turn until each had `kills`. */

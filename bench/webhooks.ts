@@ -6,7 +6,7 @@ import {
   Buckets,
   PaymentEventTypes,
   partnerDirectoryKey,
-  paymentEventSubject,
+  subjectOfEvent,
   type MerchantScope,
   type PartnerDirectoryEntry,
 } from '@dzpay/contracts';
@@ -133,7 +133,6 @@ export async function measureWebhooks(
   timeoutMs = 120_000,
 ): Promise<WebhookSummary> {
   const js = jetstream(deps.nats);
-  const subject = prefixed(deps.prefix, paymentEventSubject(PaymentEventTypes.succeeded));
   const events = Array.from({ length: count }, (_, i) =>
     benchEvent(deps.scope, PaymentEventTypes.succeeded, `WEBHOOK-${run}-${i}`),
   );
@@ -144,7 +143,9 @@ export async function measureWebhooks(
   const publisher = async () => {
     while (next < events.length) {
       const event = events[next++]!;
-      await js.publish(subject, JSON.stringify(event), { msgID: event.id });
+      await js.publish(prefixed(deps.prefix, subjectOfEvent(event)), JSON.stringify(event), {
+        msgID: event.id,
+      });
       acked.set(event.id, performance.now());
     }
   };

@@ -2,12 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, PermissionViolationError } from '@nats-io/transport-node';
-import { Buckets, PaymentEventTypes, paymentEventSubject, Rpc, Streams } from '@dzpay/contracts';
+import {
+  Buckets,
+  DurableConsumers,
+  PaymentEventTypes,
+  paymentEventsSubject,
+  Rpc,
+  Streams,
+} from '@dzpay/contracts';
 import {
   AppError,
   connectNats,
+  consumeEvents,
   createLogger,
-  durableConsumer,
   ensureStream,
   prefixed,
   requestRpc,
@@ -28,6 +35,16 @@ const PREFIX = 'perm';
 const logger = createLogger('nats-permissions-test', 'silent');
 const scope = { merchantId: randomUUID(), mode: 'test' as const };
 const PAYMENTS = streamName(PREFIX, Streams.payments.name);
+const succeededSubject = paymentEventsSubject({
+  channel: 'AGENCY',
+  referenceKind: 'product',
+  type: PaymentEventTypes.succeeded,
+});
+const refundedSubject = paymentEventsSubject({
+  channel: 'CHECKOUT',
+  referenceKind: 'order',
+  type: PaymentEventTypes.refunded,
+});
 
 let users: LocalNatsUsers;
 let server: LocalNatsServer;
@@ -140,25 +157,31 @@ describe('a NATS secured with the generated permissions', () => {
     const payments = await as('payments');
     const stream = { ...Streams.payments, replicas: 1 };
     await ensureStream(payments.nc, PREFIX, stream);
-    const subject = prefixed(PREFIX, paymentEventSubject(PaymentEventTypes.succeeded));
+    const subject = prefixed(PREFIX, succeededSubject);
     await jetstream(payments.nc).publish(subject, JSON.stringify({ id: randomUUID() }));
 
-    // status and the dispatcher: each through its own durable consumer.
-    for (const [user, durable] of [
-      ['status', 'status-projection'],
-      ['webhook-dispatcher', 'webhook-dispatcher'],
+    // status and the dispatcher: each through its own durable consumer, as they read it.
+    for (const [user, consumer] of [
+      ['status', DurableConsumers.statusPayments],
+      ['webhook-dispatcher', DurableConsumers.dispatcherPayments],
     ] as const) {
       const reader = await as(user);
-      const consumer = await durableConsumer({
+      const got: string[] = [];
+      const reading = await consumeEvents({
         nats: reader.nc,
         prefix: PREFIX,
+        logger,
         stream,
-        durable,
-        ackWaitMs: 30_000,
+        consumer,
+        name: 'payment',
+        retryDelayMs: 1_000,
+        handle: (msg) => {
+          got.push(msg.subject);
+          return Promise.resolve('handled');
+        },
       });
-      const msg = await consumer.next({ expires: 5_000 });
-      expect(msg?.subject, user).toBe(subject);
-      msg!.ack();
+      await expect.poll(() => got, { timeout: 5_000 }).toEqual([subject]);
+      await reading.stop();
       expect(reader.violations, user).toEqual([]);
     }
 
@@ -202,7 +225,7 @@ describe('a NATS secured with the generated permissions', () => {
 
   it('lets only payments publish payment events', async () => {
     const receipts = await as('receipts');
-    const subject = prefixed(PREFIX, paymentEventSubject(PaymentEventTypes.refunded));
+    const subject = prefixed(PREFIX, refundedSubject);
     receipts.nc.publish(subject, '{}');
     await deniedPublish(receipts.violations, subject);
   });
@@ -263,7 +286,7 @@ describe("the dashboard's user", () => {
 
   it('cannot publish events, use JetStream, ask what is not its own, or serve', async () => {
     const dashboard = await as('dashboard');
-    const event = prefixed(PREFIX, paymentEventSubject(PaymentEventTypes.refunded));
+    const event = prefixed(PREFIX, refundedSubject);
     dashboard.nc.publish(event, '{}');
     await deniedPublish(dashboard.violations, event);
 

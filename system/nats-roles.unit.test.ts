@@ -1,10 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Rpc, Streams } from '@dzpay/contracts';
+import { DurableConsumers, Rpc, Streams } from '@dzpay/contracts';
 import { inboxPrefixOf, streamName } from '@dzpay/platform';
 import { describe, expect, it } from 'vitest';
-import { SINGLE_USE_CONSUMER } from '../services/qr-config/src/handlers/payment-events.ts';
 import { StatusEnv } from '../services/status/src/config.ts';
 import { DispatcherEnv } from '../services/webhook-dispatcher/src/config.ts';
 import {
@@ -17,7 +16,6 @@ import {
   natsRoles,
   passwordVariable,
   permissionsOf,
-  QR_CONFIG_CONSUMER,
   repliesTo,
   tlsBlock,
   type NatsUser,
@@ -203,7 +201,12 @@ describe('the NATS role table', () => {
   });
 
   it('uses the names the services use: consumers, streams, inboxes', () => {
-    expect(QR_CONFIG_CONSUMER).toBe(SINGLE_USE_CONSUMER);
+    // Every consumer a role reads is one of the catalog's, which the services read through.
+    const named = ({ stream, durable }: { stream: string; durable: string }) =>
+      `${stream}/${durable}`;
+    expect(NATS_USERS.flatMap((user) => roles[user].consumes.map(named)).sort()).toEqual(
+      Object.values(DurableConsumers).map(named).sort(),
+    );
     expect(DEFAULT_STATUS_CONSUMER).toBe(StatusEnv.shape.STATUS_CONSUMER.parse(undefined));
     expect(DEFAULT_WEBHOOK_CONSUMER).toBe(DispatcherEnv.shape.WEBHOOK_CONSUMER.parse(undefined));
     expect(inboxOf('gateway')).toBe(inboxPrefixOf('gateway'));

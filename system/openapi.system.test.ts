@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { ErrorCatalog, httpStatusOf, StandardError, type ErrorCode } from '@dzpay/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servedRoutes } from '../services/gateway/src/app.ts';
-import { OPERATIONS } from '../services/gateway/src/openapi/operations.ts';
+import { OPERATIONS } from '../services/gateway/src/routes/operations.ts';
 import { startStack, type Stack } from './support/stack.ts';
 
 let stack: Stack;

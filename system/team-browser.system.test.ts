@@ -2,9 +2,9 @@ import { algiersDay, type Language, type PaymentView } from '@dzpay/contracts';
 import type ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditMessages } from '../services/dashboard/src/audit-messages.ts';
+import { AuditMessages } from '../services/dashboard/src/pages/audit-messages.ts';
 import { DashboardMessages } from '../services/dashboard/src/messages.ts';
-import { TeamMessages } from '../services/dashboard/src/team-messages.ts';
+import { TeamMessages } from '../services/dashboard/src/pages/team-messages.ts';
 import { documentLanguage } from './support/browser.ts';
 import {
   checkPage,

@@ -3,7 +3,7 @@ import type { PaymentView } from '@dzpay/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardMessages } from '../services/dashboard/src/messages.ts';
 import { allows } from '../services/dashboard/src/permissions.ts';
-import { TeamMessages } from '../services/dashboard/src/team-messages.ts';
+import { TeamMessages } from '../services/dashboard/src/pages/team-messages.ts';
 import {
   createDashboardUser,
   DashboardAgent,

@@ -8,6 +8,7 @@ import {
   TracerProvider,
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace';
+import { paymentEventsSubject, PaymentEventTypes } from '@dzpay/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPartner, payProductReference } from './support/partner-merchant.ts';
 import { CARDS } from './support/payer.ts';
@@ -101,7 +102,12 @@ describe('one trace per request, across NATS, Postgres, Redis, the outbox and th
 
   it('the payment outcome: written with the return request, published, enqueued, delivered in its trace', () => {
     const returned = one('GET /checkout/return/:paymentId');
-    const published = named('outbox publish payments.events.payment.succeeded');
+    const succeeded = paymentEventsSubject({
+      channel: 'AGENCY',
+      referenceKind: 'product',
+      type: PaymentEventTypes.succeeded,
+    });
+    const published = named(`outbox publish ${succeeded}`);
     expect(published).toHaveLength(1);
     const publish = published[0]!;
     expect(traceOf(publish)).toBe(traceOf(returned));

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeliveriesMessages } from '../services/dashboard/src/webhook-deliveries-messages.ts';
+import { DeliveriesMessages } from '../services/dashboard/src/pages/webhook-deliveries-messages.ts';
 import { documentLanguage } from './support/browser.ts';
 import {
   checkPage,

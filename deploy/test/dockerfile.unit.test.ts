@@ -68,10 +68,10 @@ describe('Dockerfile', () => {
     expect(lines).toEqual(expect.arrayContaining(['**/node_modules', '.git']));
     expect(ignored('services/gateway/node_modules/x'), 'the check itself').toBe(true);
     expect(ignored('services/gateway/test/x.unit.test.ts'), 'the check itself').toBe(true);
-    // The admin CLI's migrate and the dashboard (the accounts schema) find every service's
-    // migrations by convention, whatever image they run from.
+    // The admin CLI's migrate, the gateway and the dashboard (the accounts schema, in
+    // libs/accounts) find every schema's migrations by convention, whatever image they run from.
     for (const path of [
-      'services/gateway/migrations/001_accounts.sql',
+      'libs/accounts/migrations/001_accounts.sql',
       'services/payments/migrations',
       'services/dashboard/src/main.ts',
       'tools/admin-cli/src/main.ts',

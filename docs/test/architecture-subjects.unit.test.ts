@@ -1,9 +1,9 @@
 import {
-  paymentEventSubject,
+  paymentEventsSubject,
   PaymentEventTypes,
   Rpc,
   WebhookDeliveryEventTypes,
-  webhookEventSubject,
+  webhookEventsSubject,
 } from '@dzpay/contracts';
 import { describe, expect, it } from 'vitest';
 import { codeOf, readDoc, repeated, tablesStartingWith } from './markdown-tables.ts';
@@ -11,11 +11,14 @@ import { codeOf, readDoc, repeated, tablesStartingWith } from './markdown-tables
 // docs/architecture.md's table of NATS subjects against the catalogs of libs/contracts:
 // a subject added, renamed or dropped in the code fails here until the page says so.
 
-/** Every subject dzpay sends on NATS: the request/reply catalog and the streams' events. */
+/**
+ * Every subject dzpay sends on NATS: the request/reply catalog, and the streams' events
+ * of each type (their channel and kind left as wildcards).
+ */
 const catalog = [
   ...Object.values(Rpc).map((definition) => definition.subject),
-  ...Object.values(PaymentEventTypes).map(paymentEventSubject),
-  ...Object.values(WebhookDeliveryEventTypes).map(webhookEventSubject),
+  ...Object.values(PaymentEventTypes).map((type) => paymentEventsSubject({ type })),
+  ...Object.values(WebhookDeliveryEventTypes).map((type) => webhookEventsSubject({ type })),
 ];
 
 function documentedSubjects(): string[] {

@@ -1,7 +1,7 @@
 import { EmailReceiptBody, RegisterPaymentBody, SetQrConfigBody } from '@dzpay/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../services/gateway/src/openapi/document.ts';
+import { openApiDocument } from '../../services/gateway/src/routes/shared/openapi-document.ts';
 import { encodeSegment } from './hostile.ts';
 import { parseRawResponse, type Answer } from './http.ts';
 import { inEnvelope, problemsOf } from './judge.ts';

@@ -52,7 +52,7 @@ interface TeamMember {
 }
 
 /**
- * Who may change whom (the dashboard's team-rules.ts), asked inside the transaction with
+ * Who may change whom (the dashboard's pages/team-rules.ts), asked inside the transaction with
  * the acting user (null when not in this team) and the target as they are now: a refusal,
  * or null to go on.
  */
@@ -492,7 +492,7 @@ function otherOwner(team: readonly LockedUser[], userId: string): boolean {
 
 /**
  * Whether an invitation's (alias `i`) inviter may still send it: enabled, an owner, or an
- * admin for anything but an owner's invitation (the dashboard's team-rules.ts
+ * admin for anything but an owner's invitation (the dashboard's pages/team-rules.ts
  * grantableRoles; Postgres has to know it here, inside the accepting update). One whose
  * inviter left (invited_by null) is nobody's any more.
  */

@@ -84,13 +84,3 @@ export const PaymentEvent = z.object({
   data: PaymentEventData,
 });
 export type PaymentEvent = z.infer<typeof PaymentEvent>;
-
-/** JetStream streams and the subjects they hold (the deployment prefix is added). */
-export const Streams = {
-  payments: { name: 'PAYMENTS', subjects: ['payments.events.>'] },
-  webhooks: { name: 'WEBHOOKS', subjects: ['webhooks.events.>'] },
-} as const;
-
-export function paymentEventSubject(type: PaymentEventType): string {
-  return `payments.events.${type}`;
-}

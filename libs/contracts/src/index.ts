@@ -81,14 +81,27 @@ export { AttemptSource, AttemptStartRequest, PartnerProduct } from './agency.ts'
 // The facts of payments published on the PAYMENTS stream.
 export {
   PaymentEvent,
-  paymentEventSubject,
   PaymentEventType,
   PaymentEventTypes,
   PaymentStatus,
   ReferenceKind,
   RefundEventExtra,
-  Streams,
 } from './events.ts';
+
+// The streams, the subject of each event on them, and the durable consumers that read them.
+export {
+  paymentEventsSubject,
+  subjectOfEvent,
+  webhookEventsSubject,
+  type PaymentEventsSelector,
+  type PaymentPhase,
+} from './event-subjects.ts';
+export {
+  DurableConsumers,
+  statusWebhooksDurable,
+  Streams,
+  type DurableConsumerSpec,
+} from './streams.ts';
 
 // The status of a reference, as status projects it from the events.
 export {
@@ -136,6 +149,7 @@ export {
   SetQrConfigBody,
   UnsetQrConfigBody,
 } from './qr-codes/qr-config.ts';
+export { parseSetQrConfig, type Parsed } from './qr-codes/qr-config-request.ts';
 export {
   QR_CODES_PAGE_DEFAULT,
   QR_IMAGE_SIZE_DEFAULT,
@@ -161,7 +175,6 @@ export {
   DeliveryView,
   WebhookDeliveryEvent,
   WebhookDeliveryEventTypes,
-  webhookEventSubject,
 } from './webhooks/deliveries.ts';
 
 // Merchants' partner servers, as the gateway publishes them for the other services.

@@ -39,9 +39,10 @@ export { writeOutbox, type OutboxEvent } from './outbox.ts';
 export { startOutboxRelay } from './outbox-relay.ts';
 export { outboxPruneTask, processedEventsPruneTask } from './pruner.ts';
 
-// Consuming streams: each event once, in order, its progress watched.
-export { consumeStream, jsonOf, type StreamConsumer } from './stream-consumer.ts';
-export { durableConsumer } from './durable-consumer.ts';
+// Consuming streams: one durable consumer per reader, filtered on the server, its
+// events acknowledged once handled, its progress watched.
+export { consumeEvents, type Handled } from './event-consumer.ts';
+export { jsonOf, type StreamConsumer } from './stream-consumer.ts';
 export { batcher } from './batcher.ts';
 
 // Tracing across HTTP, NATS and the outbox.

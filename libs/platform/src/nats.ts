@@ -98,6 +98,11 @@ export interface StreamSpec {
   name: string;
   /** Subjects without the prefix, e.g. payments.events.> */
   subjects: readonly string[];
+  /**
+   * Subjects its events had under an earlier layout, which it may still hold: a reader
+   * narrows to its filter only once none lies ahead of it (durable-consumer.ts).
+   */
+  formerSubjects?: readonly string[];
   /** Window in which a repeated Nats-Msg-Id is dropped. */
   duplicateWindowMs?: number;
   replicas?: number;
@@ -107,7 +112,7 @@ export interface StreamSpec {
 
 /** The stream as this deployment runs it: STREAM_REPLICAS copies, STREAM_MAX_AGE_MS of history. */
 export function deployedStream(
-  spec: Pick<StreamSpec, 'name' | 'subjects'>,
+  spec: Pick<StreamSpec, 'name' | 'subjects' | 'formerSubjects'>,
   config: { STREAM_REPLICAS: number; STREAM_MAX_AGE_MS: number },
 ): StreamSpec {
   return { ...spec, replicas: config.STREAM_REPLICAS, maxAgeMs: config.STREAM_MAX_AGE_MS };

@@ -1,4 +1,5 @@
 import { jetstream } from '@nats-io/jetstream';
+import { subjectOfEvent } from '@dzpay/contracts';
 import type { Sql } from './db.ts';
 import type { Logger } from './logger.ts';
 import { metricsOf } from './metrics.ts';
@@ -66,20 +67,21 @@ export async function startOutboxRelay(deps: {
       // awaited: the stream stores them in that order, at the speed of a pipeline.
       // Each publish joins the trace that wrote its event (the headers carry it on).
       await Promise.all(
-        rows.map((row) =>
-          inSpan(
-            `outbox publish ${row.subject}`,
+        rows.map((row) => {
+          const subject = subjectOf(row);
+          return inSpan(
+            `outbox publish ${subject}`,
             { kind: SpanKind.PRODUCER, parent: contextOf(row.trace_carrier) },
             () => {
               const hdrs = natsTraceHeaders();
-              return js.publish(prefixed(deps.prefix, row.subject), JSON.stringify(row.payload), {
+              return js.publish(prefixed(deps.prefix, subject), JSON.stringify(row.payload), {
                 msgID: row.id,
                 timeout: PUBLISH_TIMEOUT_MS,
                 ...(hdrs ? { headers: hdrs } : {}),
               });
             },
-          ),
-        ),
+          );
+        }),
       );
       if (rows.length > 0) {
         await tx`update outbox set published_at = now() where id in ${tx(rows.map((row) => row.id))}`;
@@ -132,4 +134,19 @@ export async function startOutboxRelay(deps: {
       await running;
     },
   };
+}
+
+/**
+ * The subject the event itself calls for: a row written by an older writer keeps the
+ * subject of its time (the layout before events named whom they concern), which
+ * readers may no longer listen to. A payload that is no event (no writer of ours makes
+ * one) goes out on its row's subject, for its readers to drop, instead of holding back
+ * every event after it.
+ */
+function subjectOf(row: { subject: string; payload: unknown }): string {
+  try {
+    return subjectOfEvent(row.payload);
+  } catch {
+    return row.subject;
+  }
 }

@@ -24,6 +24,11 @@ export interface StreamConsumer {
   stop(): Promise<void>;
 }
 
+/** The reader of a consumer that its owner may tell to pull anew (the consumer was remade). */
+export interface ReattachableConsumer extends StreamConsumer {
+  reattach(): void;
+}
+
 /**
  * Feeds every message of a durable consumer to `handle`, which acks, naks or terms it,
  * up to `concurrency` at once. consume() rides out NATS reconnects by itself; this loop
@@ -38,7 +43,7 @@ export function consumeStream(deps: {
   logger: Logger;
   retryDelayMs: number;
   concurrency?: number;
-}): StreamConsumer {
+}): ReattachableConsumer {
   const { name, consumer, logger, retryDelayMs } = deps;
   const concurrency = deps.concurrency ?? 1;
   let stopping = false;
@@ -49,6 +54,9 @@ export function consumeStream(deps: {
   const progress = progressOf(deps.consumer);
   // The watch found it stalled: end this pull loop, the loop below attaches anew.
   progress?.onStall(() => void messages?.close());
+
+  // Told to pull anew (reattach()): the pull loop ends and the next starts at once.
+  let reattaching = false;
 
   async function run(): Promise<void> {
     while (!stopping) {
@@ -80,7 +88,8 @@ export function consumeStream(deps: {
         }
         await Promise.allSettled(inFlight);
         // A lost leader was logged when it was noticed (consumer-progress.ts).
-        if (!stopping && !leaderLost) logger.warn(`${name} consumer ended, restarting`);
+        if (!stopping && !leaderLost && !reattaching)
+          logger.warn(`${name} consumer ended, restarting`);
       } catch (err) {
         const reason = natsUnavailableReason(err);
         if (stopping) {
@@ -89,13 +98,18 @@ export function consumeStream(deps: {
           logger.warn({ reason }, `${name} consumer waits for JetStream, restarting`);
         else logger.error({ err }, `${name} consumer failed, restarting`);
       }
-      const delayMs = leaderLost ? LEADER_LOST_RETRY_MS : retryDelayMs;
+      const delayMs = leaderLost || reattaching ? LEADER_LOST_RETRY_MS : retryDelayMs;
+      reattaching = false;
       await sleep(delayMs, undefined, { signal: pause.signal }).catch(() => {});
     }
   }
 
   const running = run();
   return {
+    reattach() {
+      reattaching = true;
+      void messages?.close();
+    },
     async stop() {
       stopping = true;
       pause.abort();

@@ -5,9 +5,9 @@ import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
 import { bindMetrics, platformMetrics } from '../src/metrics.ts';
-import { durableConsumer } from '../src/durable-consumer.ts';
+import { ensureDurableConsumer } from '../src/durable-consumer.ts';
+import { consumeEvents } from '../src/event-consumer.ts';
 import { connectNats, ensureStream, keepReplicas, type NatsConnection } from '../src/nats.ts';
-import { consumeStream } from '../src/stream-consumer.ts';
 
 // A 3-node JetStream cluster of our own (Debian's nats-server on loopback): what the
 // production overlay runs, with one node killed.
@@ -30,13 +30,16 @@ afterAll(async () => {
 describe('on a 3-node JetStream cluster', () => {
   it('streams, their durable consumers and a KV bucket scaled after the fact keep 3 copies', async () => {
     const nc = await connect('replicas');
-    await ensureStream(nc, 'r', { name: 'S', subjects: ['s.>'], replicas: 3 });
-    await durableConsumer({
+    const stream = { name: 'S', subjects: ['s.>'], replicas: 3 };
+    await ensureStream(nc, 'r', stream);
+    await ensureDurableConsumer({
       nats: nc,
       prefix: 'r',
-      stream: { name: 'S', subjects: ['s.>'], replicas: 3 },
-      durable: 'reader',
+      stream,
+      consumer: { durable: 'reader', filterSubject: 's.events.>' },
       ackWaitMs: 5_000,
+      logger: createLogger('cluster-test', 'silent'),
+      formerQuietMs: 0,
     });
     // A bucket made with the library's default of one copy, as the gateway once did.
     await new Kvm(nc).create('r_B', { history: 1 });
@@ -60,23 +63,19 @@ describe('on a 3-node JetStream cluster', () => {
     });
     bindMetrics(nc, metrics);
     const stream = { name: 'K', subjects: ['k.>'], replicas: 3 };
-    const consumer = await durableConsumer({
+    const got = new Set<string>();
+    const reader = await consumeEvents({
       nats: nc,
       prefix: 'c',
       stream,
-      durable: 'reader',
+      consumer: { durable: 'reader' },
       ackWaitMs: 5_000,
-    });
-    const got = new Set<string>();
-    const reader = consumeStream({
       name: 'cluster test',
-      consumer,
       logger: createLogger('cluster-test', 'silent'),
       retryDelayMs: 200,
       handle: (msg) => {
         got.add(msg.string());
-        msg.ack();
-        return Promise.resolve();
+        return Promise.resolve('handled');
       },
     });
     const js = jetstream(publisher);

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { paymentEvent } from '@dzpay/testkit/payment-events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, type Sql } from '../src/db.ts';
 import { createLogger } from '../src/logger.ts';
@@ -16,6 +18,7 @@ let sql: Sql;
 let nc: NatsConnection;
 let relay: OutboxRelay;
 const stream = () => `${infra.natsPrefix}_RELAY_TEST`;
+const payments = () => `${infra.natsPrefix}_RELAY_PAYMENTS`;
 
 beforeAll(async () => {
   infra = await isolatedInfra('outbox-relay');
@@ -24,6 +27,7 @@ beforeAll(async () => {
   nc = await connectNats(infra.natsUrl, 'relay-test');
   const jsm = await jetstreamManager(nc);
   await jsm.streams.add({ name: stream(), subjects: [`${infra.natsPrefix}.relay.>`] });
+  await jsm.streams.add({ name: payments(), subjects: [`${infra.natsPrefix}.payments.events.>`] });
   relay = await startOutboxRelay({
     sql,
     nats: nc,
@@ -34,7 +38,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await relay?.stop();
-  await (await jetstreamManager(nc)).streams.delete(stream()).catch(() => undefined);
+  for (const name of [stream(), payments()])
+    await (await jetstreamManager(nc)).streams.delete(name).catch(() => undefined);
   await nc?.close();
   await sql?.end();
   await infra?.cleanup();
@@ -72,5 +77,26 @@ describe('outbox relay', () => {
     const [left] = await sql<{ n: number }[]>`
       select count(*)::int as n from outbox where published_at is null`;
     expect(left?.n).toBe(0);
+  });
+
+  it('publishes an event on its own subject, not on the one its row was written with', async () => {
+    const event = paymentEvent({ merchantId: randomUUID(), mode: 'test' }, 'payment.succeeded', {
+      channel: 'CHECKOUT',
+      referenceKind: 'order',
+    });
+    // As a writer of the layout before events named whom they concern wrote it.
+    await sql`
+      insert into outbox (id, subject, payload)
+      values (${event.id}, 'payments.events.payment.succeeded', ${sql.json(event)})`;
+    await relay.flush();
+    const message = await (
+      await jetstreamManager(nc)
+    ).streams.getMessage(payments(), {
+      last_by_subj: `${infra.natsPrefix}.payments.events.>`,
+    });
+    expect(message?.subject).toBe(
+      `${infra.natsPrefix}.payments.events.checkout.order.decided.payment.succeeded`,
+    );
+    expect(message?.json<{ id: string }>().id).toBe(event.id);
   });
 });

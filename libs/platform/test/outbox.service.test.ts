@@ -9,6 +9,7 @@ import {
   type TextMapPropagator,
 } from '@opentelemetry/api';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
+import { paymentEvent } from '@dzpay/testkit/payment-events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, type Sql } from '../src/db.ts';
 import { writeOutbox } from '../src/outbox.ts';
@@ -16,6 +17,7 @@ import { createOutboxSchema } from './outbox-schema.ts';
 
 let infra: IsolatedInfra;
 let sql: Sql;
+const scope = { merchantId: randomUUID(), mode: 'test' as const };
 
 /** Writes the active span as a traceparent, as the W3C propagator the runtime installs does. */
 const traceparentOnly: TextMapPropagator = {
@@ -55,45 +57,52 @@ describe('writeOutbox', () => {
       spanId: '00f067aa0ba902b7',
       traceFlags: TraceFlags.SAMPLED,
     });
-    const id = randomUUID();
+    const event = paymentEvent(scope, 'payment.succeeded', { referenceKind: 'qr', epoch: 1 });
     await context.with(trace.setSpan(ROOT_CONTEXT, span), () =>
-      sql.begin((tx) =>
-        writeOutbox(tx, { id, subject: 'things.happened', payload: { n: 1, at: null } }),
-      ),
+      sql.begin((tx) => writeOutbox(tx, { id: event.id, payload: event })),
     );
-    expect(await rowsOf([id])).toMatchObject([
+    expect(await rowsOf([event.id])).toMatchObject([
       {
-        id,
-        subject: 'things.happened',
-        payload: { n: 1, at: null },
+        id: event.id,
+        // The event's own subject, whatever a caller says (an older one passes its own).
+        subject: 'payments.events.agency.qr.decided.payment.succeeded',
+        payload: event,
         trace_carrier: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
       },
     ]);
 
     // A rolled-back transaction leaves no event.
-    const lost = randomUUID();
+    const lost = paymentEvent(scope, 'payment.failed');
     await sql
       .begin(async (tx) => {
-        await writeOutbox(tx, { id: lost, subject: 'things.undone', payload: {} });
+        await writeOutbox(tx, { id: lost.id, payload: lost });
         throw new Error('rolled back');
       })
       .catch(() => undefined);
-    expect(await rowsOf([lost])).toEqual([]);
+    expect(await rowsOf([lost.id])).toEqual([]);
   });
 
   it('writes several events in one statement, and nothing for none', async () => {
-    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    const events = (['payment.created', 'payment.processing', 'payment.refunded'] as const).map(
+      (type) => paymentEvent(scope, type, { channel: 'CHECKOUT', referenceKind: 'order' }),
+    );
     await sql.begin(async (tx) => {
-      await writeOutbox(tx, ...ids.map((id, n) => ({ id, subject: `batch.${n}`, payload: { n } })));
+      await writeOutbox(tx, ...events.map((event) => ({ id: event.id, payload: event })));
       await writeOutbox(tx);
     });
-    const rows = await rowsOf(ids);
+    const rows = await rowsOf(events.map((event) => event.id));
     // Outside any span, each carrier is empty; one statement, one transaction start.
-    expect(rows.map((row) => [row.subject, row.payload, row.trace_carrier])).toEqual([
-      ['batch.0', { n: 0 }, {}],
-      ['batch.1', { n: 1 }, {}],
-      ['batch.2', { n: 2 }, {}],
+    expect(rows.map((row) => [row.subject, row.trace_carrier])).toEqual([
+      ['payments.events.checkout.order.decided.payment.refunded', {}],
+      ['payments.events.checkout.order.open.payment.created', {}],
+      ['payments.events.checkout.order.open.payment.processing', {}],
     ]);
     expect(new Set(rows.map((row) => row.created_at.getTime())).size).toBe(1);
+  });
+
+  it('refuses what is no event of a stream, inside the transaction', async () => {
+    const id = randomUUID();
+    await expect(sql.begin((tx) => writeOutbox(tx, { id, payload: { n: 1 } }))).rejects.toThrow();
+    expect(await rowsOf([id])).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
-// What the merchant API (gateway) and the merchant dashboard both render and read, so the
-// two show a merchant the same thing: QR images, the payments CSV, the QR amount form.
+// What the merchant API (gateway) and the merchant dashboard both render, so the two show
+// a merchant the same thing: QR images, the payments CSV and XLSX, statements.
 
 export {
   etagMatches,
@@ -10,7 +10,6 @@ export {
 } from './qr-image.ts';
 export { paymentsCsv } from './payments-csv.ts';
 export { reportCsv } from './report-csv.ts';
-export { parseSetQrConfig, parseUnsetQrConfig, type Parsed } from './qr-request.ts';
 export { csvWriter, type Cell } from './csv.ts';
 export { xlsxWorkbook, XLSX_MEDIA_TYPE, type Sheet } from './xlsx.ts';
 

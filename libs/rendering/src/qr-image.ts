@@ -18,7 +18,8 @@ interface QrImage {
 
 /**
  * The page a static QR code sends payers to: `{PUBLIC_BASE_URL}/qr/{token}` (the payer
- * route of agency-routes.ts), the token percent-encoded as one path segment.
+ * route of the gateway's routes/payer-pages/agency-routes.ts), the token percent-encoded as
+ * one path segment.
  */
 export function payerUrlOf(publicBaseUrl: string, token: string): string {
   return new URL(`/qr/${encodeURIComponent(token)}`, publicBaseUrl).href;

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { connectPostgres, migrate, type Logger, type Sql } from '@dzpay/platform';
 import { SERVICES, type ServiceName } from './services.ts';
 
 /**
  * The Postgres schema each service works in, and whether it keeps an outbox (the
- * platform's table, libs/platform/sql/outbox.sql). A service that owns its schema keeps
- * its migrations in `services/<name>/migrations/` (NNN_name.sql); the dashboard owns
- * none: it works in the accounts schema the gateway migrates.
+ * platform's table, libs/platform/sql/outbox.sql). The gateway and the dashboard both work
+ * in the accounts schema, whose code is libs/accounts.
  */
 const SCHEMAS: Record<ServiceName, { schema: string; outbox: boolean }> = {
   gateway: { schema: 'accounts', outbox: false },
@@ -26,29 +26,48 @@ export interface SchemaMigrations {
   folder: URL;
 }
 
-function folderOf(name: ServiceName): URL {
-  return new URL(`../../../services/${name}/migrations/`, import.meta.url);
-}
+const packageFolder = (path: string) => new URL(`../../../${path}/migrations/`, import.meta.url);
 
-/** Services that keep migrations of their own, found by the folder's presence, in start order. */
-function owners(): ServiceName[] {
-  return SERVICES.filter((name) => existsSync(folderOf(name)));
+/**
+ * Where a schema's migrations (NNN_name.sql) live, found by the folder's presence as
+ * entryOf finds main.ts: in `libs/<schema>/migrations/` when a library holds the schema's
+ * code for the services working in it (libs/accounts), else in
+ * `services/<name>/migrations/` of the service working in it. Exactly one such folder:
+ * the same schema migrated from two folders would apply whichever file names are new.
+ */
+function folderOfSchema(schema: string): URL {
+  const candidates = [
+    packageFolder(`libs/${schema}`),
+    ...SERVICES.filter((name) => SCHEMAS[name].schema === schema).map((name) =>
+      packageFolder(`services/${name}`),
+    ),
+  ].filter((folder) => existsSync(folder));
+  if (candidates.length === 0) {
+    throw new Error(`no package keeps the migrations of schema ${schema}`);
+  }
+  if (candidates.length > 1) {
+    const where = candidates.map((folder) => fileURLToPath(folder)).join(', ');
+    throw new Error(`the migrations of schema ${schema} are in more than one folder: ${where}`);
+  }
+  return candidates[0]!;
 }
 
 /**
- * The schema a service works in and the migrations that make it: its own folder, or the
- * folder of the service that owns its schema. A service applies them at start.
+ * The schema a service works in and the migrations that make it, wherever they live
+ * (folderOfSchema). A service applies them at start.
  */
 export function migrationsOf(name: ServiceName): SchemaMigrations {
   const { schema, outbox } = SCHEMAS[name];
-  const owner = owners().find((candidate) => SCHEMAS[candidate].schema === schema);
-  if (!owner) throw new Error(`no service keeps the migrations of schema ${schema}`);
-  return { schema, outbox, folder: folderOf(owner) };
+  return { schema, outbox, folder: folderOfSchema(schema) };
 }
 
-/** Every schema with its migrations, once each, in the stack's start order. */
+/** Every schema with its migrations, once each, in the start order of its first service. */
 export function serviceMigrations(): SchemaMigrations[] {
-  return owners().map(migrationsOf);
+  const schemaOf = (name: ServiceName) => SCHEMAS[name].schema;
+  const firsts = SERVICES.filter(
+    (name, index) => SERVICES.findIndex((other) => schemaOf(other) === schemaOf(name)) === index,
+  );
+  return firsts.map(migrationsOf);
 }
 
 /**

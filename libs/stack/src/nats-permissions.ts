@@ -1,4 +1,4 @@
-import { Buckets, Rpc, Streams } from '@dzpay/contracts';
+import { Buckets, DurableConsumers, Rpc, Streams, statusWebhooksDurable } from '@dzpay/contracts';
 
 // Who may publish and subscribe where on NATS, derived from the subject catalog of
 // libs/contracts (Rpc, Streams, Buckets) and a role table saying what each service does
@@ -23,13 +23,14 @@ export type RpcName = keyof typeof Rpc;
 export type StreamKey = keyof typeof Streams;
 export type BucketKey = keyof typeof Buckets;
 
-/** A durable pull consumer a role reads through. */
+/** A durable pull consumer a role reads through (DurableConsumers in libs/contracts). */
 export interface DurableConsumer {
   stream: StreamKey;
-  /** Its durable name: the role may create, inspect and read this consumer only. */
+  /**
+   * Its durable name: the role may create, inspect, read, delete and make again this
+   * consumer only (made again: a new filter, or status replaying a stream it is behind).
+   */
   durable: string;
-  /** Whether the role deletes and recreates it (status replays a stream it is behind). */
-  recreates?: boolean;
 }
 
 /** What one user does on NATS; every subject below comes from the catalog. */
@@ -83,10 +84,8 @@ export interface DurableNames {
   webhookConsumer?: string;
 }
 
-/** qr-config's consumer of PAYMENTS (SINGLE_USE_CONSUMER in services/qr-config). */
-export const QR_CONFIG_CONSUMER = 'qr-config-single-use';
-export const DEFAULT_STATUS_CONSUMER = 'status-projection';
-export const DEFAULT_WEBHOOK_CONSUMER = 'webhook-dispatcher';
+export const DEFAULT_STATUS_CONSUMER = DurableConsumers.statusPayments.durable;
+export const DEFAULT_WEBHOOK_CONSUMER = DurableConsumers.dispatcherPayments.durable;
 
 /**
  * The role table, read from the code of each service (who calls what, who reads which
@@ -139,7 +138,7 @@ export function natsRoles(names: DurableNames = {}): Record<NatsUser, NatsRole> 
       serves: ['qrConfigSet', 'qrConfigUnset', 'qrConfigGet', 'qrCodeCreate', 'qrCodesList'],
       // Ensures PAYMENTS too, so it may start before payments.
       ensures: ['payments'],
-      consumes: [{ stream: 'payments', durable: QR_CONFIG_CONSUMER }],
+      consumes: [DurableConsumers.qrConfigSingleUse],
     },
     payments: {
       ...none,
@@ -176,8 +175,8 @@ export function natsRoles(names: DurableNames = {}): Record<NatsUser, NatsRole> 
       calls: ['referenceHeld'],
       ensures: ['payments', 'webhooks'],
       consumes: [
-        { stream: 'payments', durable: status, recreates: true },
-        { stream: 'webhooks', durable: `${status}-webhooks`, recreates: true },
+        { ...DurableConsumers.statusPayments, durable: status },
+        { ...DurableConsumers.statusWebhooks, durable: statusWebhooksDurable(status) },
       ],
     },
     'webhook-dispatcher': {
@@ -192,7 +191,7 @@ export function natsRoles(names: DurableNames = {}): Record<NatsUser, NatsRole> 
       ],
       publishes: ['webhooks'],
       ensures: ['webhooks', 'payments'],
-      consumes: [{ stream: 'payments', durable: dispatcher }],
+      consumes: [{ ...DurableConsumers.dispatcherPayments, durable: dispatcher }],
       kvReads: ['partners'],
     },
     receipts: {
@@ -289,7 +288,7 @@ export function permissionsOf(
     for (const verb of ['INFO', 'CREATE', 'UPDATE'])
       publish.push(`${API}.STREAM.${verb}.${stream}`);
   }
-  for (const { stream: key, durable, recreates } of role.consumes) {
+  for (const { stream: key, durable } of role.consumes) {
     const stream = streamOf(prefix, key);
     const consumer = `${stream}.${durable}`;
     publish.push(
@@ -297,11 +296,14 @@ export function permissionsOf(
       `${API}.CONSUMER.CREATE.${consumer}`,
       // Created or updated with a filter subject, which the API puts after the name.
       `${API}.CONSUMER.CREATE.${consumer}.>`,
+      `${API}.CONSUMER.DELETE.${consumer}`,
       `${API}.CONSUMER.MSG.NEXT.${consumer}`,
       // ack, nak, term, in-progress: the reply subject of each delivered message.
       `$JS.ACK.${consumer}.>`,
+      // The last event under the stream's former subjects, before narrowing to its filter
+      // (libs/platform/src/former-events.ts). Its own consumer could read the stream anyway.
+      `${API}.STREAM.MSG.GET.${stream}`,
     );
-    if (recreates) publish.push(`${API}.CONSUMER.DELETE.${consumer}`);
   }
   for (const key of role.kvWrites) {
     const bucket = bucketOf(prefix, key);

@@ -3,7 +3,7 @@ import { jetstream, type PubAck } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   PaymentEvent,
-  paymentEventSubject,
+  subjectOfEvent,
   type MerchantScope,
   type PaymentEventType,
   type PaymentStatus,
@@ -75,6 +75,6 @@ export function publishPaymentEvent(
   event: PaymentEvent,
   msgID = event.id,
 ): Promise<PubAck> {
-  const subject = `${prefix}.${paymentEventSubject(event.type as PaymentEventType)}`;
+  const subject = `${prefix}.${subjectOfEvent(event)}`;
   return jetstream(nc).publish(subject, JSON.stringify(event), { msgID });
 }

@@ -16,24 +16,24 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { apiKeyPages } from './api-key-pages.ts';
-import { auditPages } from './audit-pages.ts';
-import { authPages } from './auth-pages.ts';
+import { apiKeyPages } from './pages/api-key-pages.ts';
+import { auditPages } from './pages/audit-pages.ts';
+import { authPages } from './pages/auth-pages.ts';
 import { createPageKit } from './kit.ts';
 import { SECURITY_HEADERS } from './layout.ts';
 import { chooseLanguage } from './language.ts';
 import { textsOf } from './messages.ts';
 import { DashboardPaths } from './navigation.ts';
 import { registerDataPages } from './pages/index.ts';
-import { passwordResetPages } from './password-reset-pages.ts';
+import { passwordResetPages } from './pages/password-reset-pages.ts';
 import { problem } from './problem-pages.ts';
 import { DashboardUnavailable, sessionOfRequest } from './session-guard.ts';
 import { sessionPages } from './session-pages.ts';
 import { DASHBOARD_CSS } from './stylesheet.ts';
-import { teamPages } from './team-pages.ts';
+import { teamPages } from './pages/team-pages.ts';
 import type { DashboardDeps } from './settings.ts';
-import { webhookDeliveriesPages } from './webhook-deliveries-pages.ts';
-import { webhookPages } from './webhook-pages.ts';
+import { webhookDeliveriesPages } from './pages/webhook-deliveries-pages.ts';
+import { webhookPages } from './pages/webhook-pages.ts';
 
 /** Form bodies are small: a few fields. */
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;

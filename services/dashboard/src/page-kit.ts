@@ -4,7 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardDeps } from './settings.ts';
 
 // The contract between the dashboard's core (sessions, layout, languages: dashboard/*.ts)
-// and its pages (dashboard/pages/*.ts). The core implements it; pages only use it.
+// and its pages (dashboard/pages/*.ts). The core implements it; pages only use it. The
+// pages reachable without a session (sign-in, invitations, password reset) register on
+// the core's Fastify scope instead, with its public layout and form tokens.
 
 /** Who is signed in, and what they are looking at. */
 export interface DashboardSession {

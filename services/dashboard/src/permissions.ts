@@ -93,7 +93,7 @@ export const PERMISSIONS: readonly PermissionRow[] = [
   row('POST', `${P.apiKeys}/*`, BUILDERS),
 
   // The team: everyone sees who is in it (and may end their own sessions everywhere);
-  // only managers invite, revoke, change roles, disable and enable (team-rules.ts adds
+  // only managers invite, revoke, change roles, disable and enable (pages/team-rules.ts adds
   // what an admin may not do to owners).
   row('GET', P.team, EVERYONE),
   row('POST', `${P.team}/*`, MANAGERS),

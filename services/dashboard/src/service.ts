@@ -15,7 +15,7 @@ import { passwordResetThrottle } from './adapters/password-reset-throttle-store.
 import { dashboardSessions } from './adapters/sessions.ts';
 import { buildDashboardApp } from './app.ts';
 import { DashboardEnv } from './config.ts';
-import { resetMailing, type ResetMailing } from './password-reset-mailing.ts';
+import { resetMailing, type ResetMailing } from './pages/password-reset-mailing.ts';
 import { DEFAULT_DASHBOARD_SETTINGS } from './settings.ts';
 
 export interface Dashboard {
@@ -41,8 +41,9 @@ export async function startDashboard(
   const runtime = await startRuntime(
     {
       service: 'dashboard',
-      // The accounts schema the gateway owns; applying its migrations here too is safe
-      // (each runs once, under the schema's lock) and lets the dashboard start first.
+      // The accounts schema, shared with the gateway (libs/accounts/migrations); applying
+      // its migrations here too is safe (each runs once, under the schema's lock) and lets
+      // the dashboard start first.
       ...runtimeSchemaOf('dashboard'),
       env: DashboardEnv,
       // Sessions live in Redis: without it the pages say so (503) in the user's language,

@@ -4,7 +4,7 @@ import type { FormTokens } from './adapters/form-tokens.ts';
 import type { DashboardSessions } from './adapters/sessions.ts';
 import type { LoginThrottle } from './adapters/login-throttle-store.ts';
 import type { PasswordResetThrottle } from './adapters/password-reset-throttle-store.ts';
-import type { ResetMailing } from './password-reset-mailing.ts';
+import type { ResetMailing } from './pages/password-reset-mailing.ts';
 
 /** The dashboard's settings (config.ts: DASHBOARD_*). */
 export interface DashboardSettings {

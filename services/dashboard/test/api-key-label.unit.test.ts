@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiKeyPages } from '../src/api-key-pages.ts';
+import { apiKeyPages } from '../src/pages/api-key-pages.ts';
 import type { DashboardDeps } from '../src/settings.ts';
 import { closePages, pagesHarness } from './pages-harness.ts';
 

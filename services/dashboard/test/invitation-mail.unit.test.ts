@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { invitationLink, invitationMail } from '../src/invitation-mail.ts';
+import { invitationLink, invitationMail } from '../src/pages/invitation-mail.ts';
 import { DashboardMessages } from '../src/messages.ts';
-import { TeamMessages } from '../src/team-messages.ts';
+import { TeamMessages } from '../src/pages/team-messages.ts';
 
 const token = 'A'.repeat(43);
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { resetLink, resetMail } from '../src/password-reset-mail.ts';
-import { PasswordResetMessages } from '../src/password-reset-messages.ts';
+import { resetLink, resetMail } from '../src/pages/password-reset-mail.ts';
+import { PasswordResetMessages } from '../src/pages/password-reset-messages.ts';
 import {
   minutesToWait,
   RESET_ASK_LIMITS,
@@ -13,7 +13,7 @@ import {
   issueResetToken,
   resetLinkState,
   resetTokenHash,
-} from '../src/password-reset-token.ts';
+} from '../src/pages/password-reset-token.ts';
 
 // The rules of a password reset link, pure: what is kept of a token, how long it lasts,
 // that it works once, how asks are counted, and what the email says.

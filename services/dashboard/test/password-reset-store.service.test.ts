@@ -5,7 +5,7 @@ import { migrateService } from '@dzpay/stack';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordResetThrottle } from '../src/adapters/password-reset-throttle-store.ts';
-import { issueResetToken, resetLinkState } from '../src/password-reset-token.ts';
+import { issueResetToken, resetLinkState } from '../src/pages/password-reset-token.ts';
 
 // The reset links' table (libs/accounts password-resets.ts, gateway migration 012) against
 // the real Postgres, and the asks' throttle against the real Redis, under this file's own

@@ -5,7 +5,7 @@ import {
   grantableRoles,
   inviteRefusal,
   revokeRefusal,
-} from '../src/team-rules.ts';
+} from '../src/pages/team-rules.ts';
 
 // What an owner or an admin may do to whom in their team (the permission table already
 // keeps developers and accountants away from these forms).

@@ -11,8 +11,8 @@ import { connectPostgres, type Sql } from '@dzpay/platform';
 import { migrateService } from '@dzpay/stack';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inviteTokenHash } from '../src/auth-pages.ts';
-import { changeCheck } from '../src/team-rules.ts';
+import { inviteTokenHash } from '../src/pages/auth-pages.ts';
+import { changeCheck } from '../src/pages/team-rules.ts';
 
 // The team's roles, invitations and the audit log's pages (libs/accounts, gateway
 // migrations 010 and 011) against the real Postgres, in this file's own database.

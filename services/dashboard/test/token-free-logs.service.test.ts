@@ -4,8 +4,8 @@ import { dashboardUsers, hashPassword, passwordResets } from '@dzpay/accounts';
 import { connectPostgres, type Sql } from '@dzpay/platform';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inviteTokenHash } from '../src/auth-pages.ts';
-import { issueResetToken } from '../src/password-reset-token.ts';
+import { inviteTokenHash } from '../src/pages/auth-pages.ts';
+import { issueResetToken } from '../src/pages/password-reset-token.ts';
 import { startDashboard, type Dashboard } from '../src/service.ts';
 
 // An invitation link and a password reset link are credentials in a URL: whoever reads

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { deliveriesFilterOf, deliveriesFormOf } from '../src/webhook-deliveries-filter.ts';
-import { DeliveriesMessages } from '../src/webhook-deliveries-messages.ts';
+import { deliveriesFilterOf, deliveriesFormOf } from '../src/pages/webhook-deliveries-filter.ts';
+import { DeliveriesMessages } from '../src/pages/webhook-deliveries-messages.ts';
 import {
   deliveriesPageHtml,
   type DeliveriesPageView,
   type DeliveryItem,
-} from '../src/webhook-deliveries-view.ts';
+} from '../src/pages/webhook-deliveries-view.ts';
 
 const en = DeliveriesMessages.en;
 const PAYMENT_ID = '5d1f0c2e-8b4a-4c7e-a1f3-6e2b9d0c4a71';

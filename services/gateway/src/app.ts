@@ -3,23 +3,27 @@ import { httpLimitOptions, observeHttpRequests, urlFreeLogController } from '@dz
 import Fastify, { type FastifyInstance } from 'fastify';
 import { hashApiKey, modeOfApiKey } from '@dzpay/accounts';
 import { degradableStore } from './adapters/rate-limit-store.ts';
-import { clientErrorHandler, frameworkErrors, installErrorHandling } from './handlers/errors.ts';
-import { agencyRoutes } from './handlers/agency-routes.ts';
-import { auditRoutes } from './handlers/audit-routes.ts';
-import { balanceRoutes } from './handlers/balance-routes.ts';
-import { paymentLinkRoutes } from './handlers/payment-link-routes.ts';
-import { qrCodesRoutes } from './handlers/qr-codes-routes.ts';
-import { reportRoutes } from './handlers/report-routes.ts';
-import { checkoutRoutes } from './handlers/checkout-routes.ts';
-import { docsRoutes } from './handlers/docs-routes.ts';
-import { paymentsListRoutes, paymentsRoutes } from './handlers/payments-routes.ts';
-import { receiptRoutes } from './handlers/receipt-routes.ts';
-import { qrRoutes } from './handlers/qr-routes.ts';
-import { traceRequests } from './handlers/request-tracing.ts';
-import { drainUnreadBodies } from './handlers/unread-bodies.ts';
-import { statusRoutes } from './handlers/status-routes.ts';
-import { webhookDeliveriesRoutes } from './handlers/webhook-deliveries-routes.ts';
-import { webhookRoutes, webhookSettingsRoutes } from './handlers/webhook-routes.ts';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  installErrorHandling,
+} from './routes/shared/errors.ts';
+import { agencyRoutes } from './routes/payer-pages/agency-routes.ts';
+import { auditRoutes } from './routes/audit/routes.ts';
+import { balanceRoutes } from './routes/balance/routes.ts';
+import { paymentLinkRoutes } from './routes/payment-links/routes.ts';
+import { qrCodesRoutes } from './routes/qr-codes/routes.ts';
+import { reportRoutes } from './routes/reports/routes.ts';
+import { checkoutRoutes } from './routes/payer-pages/checkout-routes.ts';
+import { docsRoutes } from './routes/docs/routes.ts';
+import { paymentsListRoutes, paymentsRoutes } from './routes/payments/routes.ts';
+import { receiptRoutes } from './routes/payments/receipt-routes.ts';
+import { qrConfigRoutes } from './routes/qr-config/routes.ts';
+import { traceRequests } from './routes/shared/request-tracing.ts';
+import { drainUnreadBodies } from './routes/shared/unread-bodies.ts';
+import { statusRoutes } from './routes/status/routes.ts';
+import { webhookDeliveriesRoutes } from './routes/webhooks/deliveries-routes.ts';
+import { webhookRoutes, webhookSettingsRoutes } from './routes/webhooks/routes.ts';
 import type { GatewayDeps } from './deps.ts';
 
 /** Every route each app serves (method and URL pattern), as registered. */
@@ -110,7 +114,7 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
   // First: its hooks record who refunded, cancelled or changed webhook settings on the
   // routes registered after it.
   auditRoutes(app, deps);
-  qrRoutes(app, { ...deps, clock: deps.clock ?? (() => new Date()) });
+  qrConfigRoutes(app, { ...deps, clock: deps.clock ?? (() => new Date()) });
   paymentsRoutes(app, deps);
   receiptRoutes(app, deps);
   statusRoutes(app, deps);

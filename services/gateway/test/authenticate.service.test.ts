@@ -3,7 +3,7 @@ import { freePort } from '@dzpay/testkit';
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { issueApiKey } from '@dzpay/accounts';
-import { authenticate } from '../src/handlers/authenticate.ts';
+import { authenticate } from '../src/routes/shared/authenticate.ts';
 
 const requestWithKey = (key: string) =>
   ({ raw: { headersDistinct: { 'x-api-key': [key] } } }) as unknown as FastifyRequest;

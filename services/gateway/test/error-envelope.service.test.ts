@@ -3,13 +3,13 @@ import { StandardError } from '@dzpay/contracts';
 import type { NatsConnection } from '@dzpay/platform';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutRoutes, possibleToken } from '../src/handlers/checkout-routes.ts';
-import { docsRoutes } from '../src/handlers/docs-routes.ts';
+import { checkoutRoutes, possibleToken } from '../src/routes/payer-pages/checkout-routes.ts';
+import { docsRoutes } from '../src/routes/docs/routes.ts';
 import {
   clientErrorHandler,
   frameworkErrors,
   installErrorHandling,
-} from '../src/handlers/errors.ts';
+} from '../src/routes/shared/errors.ts';
 
 // Regressions the fuzzer (system/fuzz, docs/fuzzing.md) found: inputs that got a 5xx, an
 // answer outside the envelope, or no answer at all. The app here has the gateway's

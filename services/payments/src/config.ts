@@ -1,6 +1,5 @@
 import { BaseEnv, PartnerTargetsEnv } from '@dzpay/platform';
 import { z } from 'zod';
-import { LINK_PRESS_HOLD_MS } from './links/link-rules.ts';
 
 export const PaymentsEnv = BaseEnv.extend({
   OPS_PORT: z.coerce.number().int().min(0).max(65535).default(9103),
@@ -43,9 +42,11 @@ export const PaymentsEnv = BaseEnv.extend({
     .default(15 * 60 * 1000),
   /**
    * How long a press of pay holds a single-use payment link while its payer has not
-   * reached the card form; then the next payer's press expires it (docs/payment-links.md).
+   * reached the card form (90 s: long enough to read the checkout page and go on, short
+   * enough that an idle or anonymous press does not keep the link from the next payer);
+   * then the next payer's press expires it (docs/payment-links.md).
    */
-  LINK_PRESS_HOLD_MS: z.coerce.number().int().positive().default(LINK_PRESS_HOLD_MS),
+  LINK_PRESS_HOLD_MS: z.coerce.number().int().positive().default(90_000),
   /** How often the sweeper looks for attempts to decide. */
   SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(5_000),
   /** A processing attempt untouched this long is asked about even inside its window. */

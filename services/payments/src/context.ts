@@ -1,4 +1,3 @@
-import { PAYMENT_WINDOW_MS } from '@dzpay/contracts';
 import { secretsKey, type Logger, type NatsConnection, type Sql } from '@dzpay/platform';
 import type { CardNetwork } from './card-network/card-network.ts';
 import type { PaymentsEnv } from './config.ts';
@@ -6,7 +5,6 @@ import { networkHealth, type NetworkHealth } from './domain/network-health.ts';
 import { refundExecutor } from './lifecycle/refund-executor.ts';
 import { settlementLeases } from './lifecycle/settlement-lease.ts';
 import { settler } from './lifecycle/settler.ts';
-import { LINK_PRESS_HOLD_MS } from './links/link-rules.ts';
 import { idempotencyRepository } from './store/idempotency-repository.ts';
 import { paymentsRepository } from './store/payments-repository.ts';
 import { refundsRepository } from './store/refunds-repository.ts';
@@ -21,8 +19,10 @@ type ContextConfig = Pick<
   | 'CARDNET_TIMEOUT_MS'
   | 'SECRETS_KEY'
   | 'CARDNET_DOWN_MS'
-> &
-  Partial<Pick<PaymentsEnv, 'PUBLIC_BASE_URL' | 'PAYMENT_WINDOW_MS' | 'LINK_PRESS_HOLD_MS'>>;
+  | 'PUBLIC_BASE_URL'
+  | 'PAYMENT_WINDOW_MS'
+  | 'LINK_PRESS_HOLD_MS'
+>;
 
 /**
  * What every operation of payments runs on, built once: the pool, the clock, the
@@ -90,11 +90,11 @@ export function paymentsContext(deps: {
     logger,
     clock,
     /** Base URL of the gateway's pages: the card network sends payers back there. */
-    publicBaseUrl: config.PUBLIC_BASE_URL ?? 'http://localhost:8080',
+    publicBaseUrl: config.PUBLIC_BASE_URL,
     /** The payment window (the spec's 15 minutes). */
-    windowMs: config.PAYMENT_WINDOW_MS ?? PAYMENT_WINDOW_MS,
+    windowMs: config.PAYMENT_WINDOW_MS,
     /** How long a press holds a single-use payment link before the card form. */
-    pressHoldMs: config.LINK_PRESS_HOLD_MS ?? LINK_PRESS_HOLD_MS,
+    pressHoldMs: config.LINK_PRESS_HOLD_MS,
     refundQuietMs: config.REFUND_QUIET_MS,
     health: { test: healthOf('test'), live: healthOf('live') },
     cardNetworks,

@@ -59,6 +59,8 @@ describe("a hosted checkout's card order", () => {
   it('whose register.do answer is lost is registered again under a new number; the lost one is never paid', async () => {
     const payment = await h.register();
     const number = await orderNumberOf(payment.paymentId);
+    // Ten digits at least, as SATIM takes them (next_order_number(), the one insert path).
+    expect(number).toMatch(/^\d{10,}$/);
     await h.control.setFaults([{ operation: 'register', effect: 'lost-answer', times: 1 }]);
     expect(await codeOf(h.toCardForm(payment.checkoutToken))).toBe(
       'CARDNET502_REGISTRATION_FAILED',

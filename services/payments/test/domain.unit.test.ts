@@ -3,7 +3,7 @@ import type { CardOrderStatus } from '../src/card-network/card-network.ts';
 import { cardOutcome } from '../src/domain/card-outcome.ts';
 import { chargeFor, refusalOf } from '../src/domain/charge.ts';
 import { checkoutStatusOf } from '../src/domain/checkout-status.ts';
-import { hashToken, newCheckoutToken, orderNumberOf } from '../src/domain/tokens.ts';
+import { hashToken, newCheckoutToken } from '../src/domain/tokens.ts';
 
 const terms = {
   merchantId: '11111111-1111-4111-8111-111111111111',
@@ -157,16 +157,11 @@ describe('cardOutcome', () => {
   });
 });
 
-describe('tokens and order numbers', () => {
+describe('checkout tokens', () => {
   it('makes 43-character checkout tokens stored only as their SHA-256', () => {
     const { token, hash } = newCheckoutToken();
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(hash.equals(hashToken(token))).toBe(true);
     expect(newCheckoutToken().token).not.toBe(token);
-  });
-
-  it('makes ten-digit order numbers, as SATIM wants them', () => {
-    expect(orderNumberOf(1)).toBe('0000000001');
-    expect(orderNumberOf(1234567890)).toBe('1234567890');
   });
 });

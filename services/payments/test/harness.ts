@@ -234,7 +234,9 @@ export async function startPaymentsHarness(
         cardNetworks: options.cardNetworks ?? { test: network, live: network },
         config: {
           ...CORE_CONFIG,
-          PUBLIC_BASE_URL: 'http://127.0.0.1:9',
+          PUBLIC_BASE_URL: runtime.config.PUBLIC_BASE_URL,
+          PAYMENT_WINDOW_MS: runtime.config.PAYMENT_WINDOW_MS,
+          LINK_PRESS_HOLD_MS: runtime.config.LINK_PRESS_HOLD_MS,
           SECRETS_KEY: runtime.config.SECRETS_KEY,
           REFUND_QUIET_MS: options.refundQuietMs ?? 30_000,
         },

@@ -1,10 +1,4 @@
-import { Streams } from '@dzpay/contracts';
-import {
-  deployedStream,
-  processedEventsPruneTask,
-  startRuntime,
-  type Runtime,
-} from '@dzpay/platform';
+import { processedEventsPruneTask, startRuntime, type Runtime } from '@dzpay/platform';
 import { qrRepository } from './adapters/qr-repository.ts';
 import { QrConfigEnv } from './config.ts';
 import { consumePaymentEvents } from './handlers/payment-events.ts';
@@ -39,10 +33,7 @@ export async function startQrConfig(
   runtime.onStop(async () => {
     await Promise.all(servers.map((server) => server.stop()));
   });
-  const paymentEvents = await consumePaymentEvents({
-    ...deps,
-    stream: deployedStream(Streams.payments, runtime.config),
-  });
+  const paymentEvents = await consumePaymentEvents({ ...deps, deployment: runtime.config });
   runtime.onStop(() => paymentEvents.stop());
   runtime.prune([processedEventsPruneTask(runtime.sql, runtime.config.DEDUP_RETENTION_MS)]);
   runtime.ops.markReady();

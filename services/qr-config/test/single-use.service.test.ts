@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { Rpc, Streams, type MerchantScope, type PaymentEvent } from '@dzpay/contracts';
+import {
+  DurableConsumers,
+  Rpc,
+  Streams,
+  type MerchantScope,
+  type PaymentEvent,
+} from '@dzpay/contracts';
 import {
   connectNats,
   prefixed,
@@ -13,7 +19,6 @@ import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentEvent, publishPaymentEvent } from '@dzpay/testkit/payment-events';
 import type { QrConfigEnv } from '../src/config.ts';
-import { SINGLE_USE_CONSUMER } from '../src/handlers/payment-events.ts';
 import { startQrConfig } from '../src/service.ts';
 
 let infra: IsolatedInfra;
@@ -82,11 +87,16 @@ async function publish(event: PaymentEvent, msgID = event.id): Promise<number> {
   return ack.seq;
 }
 
+const consumerInfo = () =>
+  jsm.consumers.info(
+    streamName(infra.natsPrefix, Streams.payments.name),
+    DurableConsumers.qrConfigSingleUse.durable,
+  );
+
 /** Waits until qr-config acked everything up to the stream sequence (a nak holds it back). */
 async function handled(seq: number): Promise<void> {
-  const stream = streamName(infra.natsPrefix, Streams.payments.name);
   await expect
-    .poll(async () => (await jsm.consumers.info(stream, SINGLE_USE_CONSUMER)).ack_floor.stream_seq)
+    .poll(async () => (await consumerInfo()).ack_floor.stream_seq)
     .toBeGreaterThanOrEqual(seq);
 }
 
@@ -105,11 +115,16 @@ describe('single-use QR configurations', () => {
     expect(await stateOf(token)).toBe('configured');
   });
 
-  it('ignores a hosted-checkout payment or a product whose reference equals the QR token', async () => {
+  it('is never handed a hosted-checkout payment or a product whose reference equals the QR token', async () => {
     const token = await qrCode();
     const { version } = await configure(token, true);
+    const before = (await consumerInfo()).delivered.consumer_seq;
     await publish(succeeded(token, version, { channel: 'CHECKOUT', referenceKind: 'order' }));
-    await handled(await publish(succeeded(token, 0, { referenceKind: 'product' })));
+    await publish(succeeded(token, 0, { referenceKind: 'product' }));
+    // A QR code's payment after both is handled, and is the one event delivered.
+    const other = await qrCode();
+    await handled(await publish(succeeded(other, (await configure(other, false)).version)));
+    expect((await consumerInfo()).delivered.consumer_seq - before).toBe(1);
     expect(await stateOf(token)).toBe('configured');
   });
 
@@ -156,7 +171,7 @@ describe('single-use QR configurations', () => {
   it('drops a malformed event without holding back the events behind it', async () => {
     const token = await qrCode();
     await configure(token, true);
-    const subject = prefixed(infra.natsPrefix, 'payments.events.payment.succeeded');
+    const subject = prefixed(infra.natsPrefix, DurableConsumers.qrConfigSingleUse.filterSubject);
     await jetstream(nats).publish(subject, '{"id":"not an event"', { msgID: randomUUID() });
     await publish(succeeded(token, (await configOf(token)).config!.version));
     await expect.poll(() => stateOf(token)).toBe('none');

@@ -1,3 +1,4 @@
+import { DurableConsumers } from '@dzpay/contracts';
 import { BaseEnv } from '@dzpay/platform';
 import { z } from 'zod';
 
@@ -10,7 +11,7 @@ export const StatusEnv = BaseEnv.extend({
   STATUS_CONSUMER: z
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
-    .default('status-projection'),
+    .default(DurableConsumers.statusPayments.durable),
   /** Wait before an event that failed to apply (database away) is tried again. */
   PROJECTION_RETRY_MS: z.coerce.number().int().positive().default(2_000),
   /** An event delivered but not acknowledged this long is delivered again. */

@@ -1,16 +1,19 @@
-import { Streams } from '@dzpay/contracts';
+import {
+  DurableConsumers,
+  statusWebhooksDurable,
+  Streams,
+  type DurableConsumerSpec,
+} from '@dzpay/contracts';
 import {
   deployedStream,
   onStatusChanges,
   processedEventsPruneTask,
   startRuntime,
   type Runtime,
-  type StreamSpec,
 } from '@dzpay/platform';
 import { attemptsCache } from './adapters/attempts-cache.ts';
 import { paymentsHeldAttempts } from './adapters/payments-held.ts';
 import { statusRepository } from './adapters/status-repository.ts';
-import { streamConsumer } from './adapters/stream-consumer.ts';
 import { StatusEnv } from './config.ts';
 import { paymentsHandler } from './handlers/payments-projection.ts';
 import { startProjection, type MessageHandler } from './handlers/projection.ts';
@@ -47,37 +50,38 @@ export async function startStatus(
   });
   await onStatusChanges(sql, cache);
   const repository = statusRepository(sql, { onCommitted: (changed) => cache.forget(changed) });
-  const deployed = (stream: StreamSpec) => deployedStream(stream, config);
 
-  async function project(
+  /** One projection: the catalog's consumer under this deployment's name for it. */
+  function project(
     name: string,
-    stream: StreamSpec,
+    consumer: DurableConsumerSpec,
     durable: string,
     handlerOf: (repo: typeof repository, durable: string) => MessageHandler,
   ) {
-    const consumer = await streamConsumer({
-      nats,
-      prefix: config.NATS_PREFIX,
-      stream,
-      durable,
-      appliedUpTo: () => repository.positionOf(durable),
-      ackWaitMs: config.PROJECTION_ACK_WAIT_MS,
-      logger,
-    });
     return startProjection({
       name,
-      consumer,
+      nats,
+      prefix: config.NATS_PREFIX,
+      stream: deployedStream(Streams[consumer.stream], config),
+      consumer: { ...consumer, durable },
       handle: handlerOf(repository, durable),
-      logger,
+      appliedUpTo: () => repository.positionOf(durable),
+      ackWaitMs: config.PROJECTION_ACK_WAIT_MS,
       retryDelayMs: config.PROJECTION_RETRY_MS,
+      logger,
     });
   }
   const projections = [
-    await project('payment', deployed(Streams.payments), config.STATUS_CONSUMER, paymentsHandler),
+    await project(
+      'payment',
+      DurableConsumers.statusPayments,
+      config.STATUS_CONSUMER,
+      paymentsHandler,
+    ),
     await project(
       'webhook delivery',
-      deployed(Streams.webhooks),
-      `${config.STATUS_CONSUMER}-webhooks`,
+      DurableConsumers.statusWebhooks,
+      statusWebhooksDurable(config.STATUS_CONSUMER),
       webhooksHandler,
     ),
   ];

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
-import type { MerchantScope, PaymentEvent, PaymentEventType } from '@dzpay/contracts';
+import {
+  paymentEventsSubject,
+  PaymentEventTypes,
+  type MerchantScope,
+  type PaymentEvent,
+  type PaymentEventType,
+} from '@dzpay/contracts';
 import { prefixed, type NatsConnection } from '@dzpay/platform';
 import { paymentEvent } from '@dzpay/testkit/payment-events';
 
@@ -53,9 +59,12 @@ export function attemptEvents(
   };
 }
 
-/** Publishes a message on the stream that no reader can parse. */
+/** Publishes a message that no reader can parse, on a subject status reads. */
 export async function publishGarbage(nc: NatsConnection, prefix: string): Promise<void> {
-  await jetstream(nc).publish(prefixed(prefix, 'payments.events.payment.created'), '{"nope":', {
-    msgID: randomUUID(),
+  const subject = paymentEventsSubject({
+    channel: 'AGENCY',
+    referenceKind: 'product',
+    type: PaymentEventTypes.created,
   });
+  await jetstream(nc).publish(prefixed(prefix, subject), '{"nope":', { msgID: randomUUID() });
 }

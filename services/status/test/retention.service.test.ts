@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { Rpc, Streams, type MerchantScope } from '@dzpay/contracts';
+import { DurableConsumers, Rpc, Streams, type MerchantScope } from '@dzpay/contracts';
 import {
   connectNats,
   connectPostgres,
@@ -14,7 +14,7 @@ import {
 } from '@dzpay/platform';
 import { isolatedInfra, type IsolatedInfra } from '@dzpay/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streamConsumer } from '../src/adapters/stream-consumer.ts';
+import { replayWhenBehind } from '../src/adapters/replay-check.ts';
 import type { StatusEnv } from '../src/config.ts';
 import { startStatus } from '../src/service.ts';
 import { attemptEvents, publish } from './payment-events.ts';
@@ -88,15 +88,16 @@ describe('retention of the status projection', () => {
       warn: () => {},
       error: (fields: Record<string, unknown>) => errors.push(fields),
     } as unknown as Logger;
-    await streamConsumer({
+    const replay = replayWhenBehind({
       nats,
       prefix: infra.natsPrefix,
       stream: deployedStream(Streams.payments, { STREAM_REPLICAS: 1, STREAM_MAX_AGE_MS: 3000 }),
-      durable: 'status-projection',
+      durable: DurableConsumers.statusPayments.durable,
       appliedUpTo: () => Promise.resolve(0),
-      ackWaitMs: 30_000,
       logger,
     });
+    const consumer = await jsm.consumers.info(stream, DurableConsumers.statusPayments.durable);
+    expect(await replay(consumer)).toBe(true);
     expect(errors).toEqual([
       expect.objectContaining({ applied: 0, firstKeptSeq: expect.any(Number) as number }),
     ]);

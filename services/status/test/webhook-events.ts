@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
-import { WebhookDeliveryEvent, type MerchantScope } from '@dzpay/contracts';
+import {
+  subjectOfEvent,
+  WebhookDeliveryEvent,
+  webhookEventsSubject,
+  WebhookDeliveryEventTypes,
+  type MerchantScope,
+} from '@dzpay/contracts';
 import { prefixed, type NatsConnection } from '@dzpay/platform';
 
 const types = {
@@ -40,13 +46,15 @@ export async function publishDelivery(
   event: WebhookDeliveryEvent,
   msgID = event.id,
 ): Promise<void> {
-  const subject = prefixed(prefix, `webhooks.events.${event.type}`);
+  const subject = prefixed(prefix, subjectOfEvent(event));
   await jetstream(nc).publish(subject, JSON.stringify(event), { msgID });
 }
 
-/** Publishes a message on WEBHOOKS that no reader can parse. */
+/** Publishes a message on WEBHOOKS that no reader can parse, on a subject status reads. */
 export async function publishDeliveryGarbage(nc: NatsConnection, prefix: string): Promise<void> {
-  await jetstream(nc).publish(prefixed(prefix, 'webhooks.events.webhook.delivery.pending'), '[', {
-    msgID: randomUUID(),
+  const subject = webhookEventsSubject({
+    channel: 'AGENCY',
+    type: WebhookDeliveryEventTypes.pending,
   });
+  await jetstream(nc).publish(prefixed(prefix, subject), '[', { msgID: randomUUID() });
 }

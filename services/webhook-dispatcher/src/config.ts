@@ -1,3 +1,4 @@
+import { DurableConsumers } from '@dzpay/contracts';
 import { BaseEnv, PartnerTargetsEnv } from '@dzpay/platform';
 import { z } from 'zod';
 
@@ -34,7 +35,7 @@ export const DispatcherEnv = BaseEnv.extend({
   WEBHOOK_CONSUMER: z
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
-    .default('webhook-dispatcher'),
+    .default(DurableConsumers.dispatcherPayments.durable),
   /** Wait before a payment event that failed to enqueue (database away) is tried again. */
   INTAKE_RETRY_MS: z.coerce.number().int().positive().default(2_000),
   /** An event delivered but not acknowledged this long is delivered again. */

@@ -1,4 +1,4 @@
-import { Streams } from '@dzpay/contracts';
+import { DurableConsumers, Streams } from '@dzpay/contracts';
 import {
   deployedStream,
   ensureStream,
@@ -21,7 +21,6 @@ import { testDeliveries } from './adapters/deliveries/test-deliveries.ts';
 import { deliveryViews } from './adapters/deliveries/views.ts';
 import { deliveryMetrics } from './adapters/delivery-metrics.ts';
 import { eventsRepository } from './adapters/events-repository.ts';
-import { paymentOutcomesConsumer } from './adapters/payments-consumer.ts';
 import { DispatcherEnv } from './config.ts';
 import { attemptDelivery } from './handlers/attempt.ts';
 import { serveDeliveriesHandlers } from './handlers/deliveries-handlers.ts';
@@ -93,15 +92,12 @@ export async function startWebhookDispatcher(
     metrics: deliveryMetrics(runtime.ops.registry, sql),
     clock,
   });
-  const consumer = await paymentOutcomesConsumer({
+  const intake = await startPaymentIntake({
     nats,
     prefix,
-    durable: config.WEBHOOK_CONSUMER,
     stream: deployedStream(Streams.payments, config),
+    consumer: { ...DurableConsumers.dispatcherPayments, durable: config.WEBHOOK_CONSUMER },
     ackWaitMs: config.INTAKE_ACK_WAIT_MS,
-  });
-  const intake = startPaymentIntake({
-    consumer,
     deliveries: deliveryIntake(sql, {
       firstAttemptDelayMs: config.WEBHOOK_RETRY_SCHEDULE_MS[0] ?? 0,
     }),

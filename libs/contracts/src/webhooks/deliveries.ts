@@ -16,7 +16,7 @@ export const WebhookDeliveryEventTypes = {
   failed: 'webhook.delivery.failed',
 } as const;
 
-/** Published on the WEBHOOKS stream (subject `webhooks.events.<type>`), event id = Nats-Msg-Id. */
+/** Published on the WEBHOOKS stream (its subject: subjectOfEvent), event id = Nats-Msg-Id. */
 export const WebhookDeliveryEvent = z.object({
   id: z.uuid(),
   type: z.enum([
@@ -40,10 +40,6 @@ export const WebhookDeliveryEvent = z.object({
   }),
 });
 export type WebhookDeliveryEvent = z.infer<typeof WebhookDeliveryEvent>;
-
-export function webhookEventSubject(type: WebhookDeliveryEvent['type']): string {
-  return `webhooks.events.${type}`;
-}
 
 /** One try at delivering a webhook, as the merchant API shows it. */
 const DeliveryAttemptView = z.object({

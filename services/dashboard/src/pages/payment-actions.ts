@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { EmailReceiptBody, Language, Rpc, type PaymentView } from '@dzpay/contracts';
 import { AppError } from '@dzpay/platform';
-import { recordDashboardAudit } from '../audit-record.ts';
+import { recordDashboardAudit } from './audit-record.ts';
 import { DashboardPaths } from '../navigation.ts';
 import type { PageContext, PageKit } from '../page-kit.ts';
 import type { Ask } from './ask.ts';

@@ -1,7 +1,7 @@
 import { Rpc, type MerchantTerms, type PaymentListItem } from '@dzpay/contracts';
 import { AppError, isAppError, escapeHtml as e } from '@dzpay/platform';
 import { renderQrImage } from '@dzpay/rendering';
-import { recordDashboardAudit } from '../audit-record.ts';
+import { recordDashboardAudit } from './audit-record.ts';
 import { DashboardPaths } from '../navigation.ts';
 import type { PageContext, PageKit } from '../page-kit.ts';
 import type { Ask } from './ask.ts';

@@ -1,5 +1,4 @@
-import type { Language, QrConfigSetRequest } from '@dzpay/contracts';
-import { parseSetQrConfig } from '@dzpay/rendering';
+import { parseSetQrConfig, type Language, type QrConfigSetRequest } from '@dzpay/contracts';
 import { parseTypedDzd } from './dzd-amount.ts';
 import { fieldOf } from './form.ts';
 import { money } from './format.ts';

@@ -6,9 +6,9 @@ import {
   RefundPaymentBody,
   EmailReceiptBody,
   type Mode,
+  type Parsed,
 } from '@dzpay/contracts';
 import type { z } from 'zod';
-import type { Parsed } from '@dzpay/rendering';
 import { liveReturnUrlProblem } from './live-return-url.ts';
 
 /** One broken rule of a payments API body: details.failures of VALIDATION400_BAD_REQUEST. */

@@ -6,15 +6,9 @@ import {
   type AttemptStartRequest,
   type StatusSubject,
 } from '@dzpay/contracts';
-import {
-  AppError,
-  serveRpc,
-  type Logger,
-  type NatsConnection,
-  type RpcServer,
-} from '@dzpay/platform';
+import { AppError, serveRpc, type RpcServer } from '@dzpay/platform';
 import type { LookupProduct } from './partner-client.ts';
-import type { PaymentsRepository, Sale } from '../store/payments-repository.ts';
+import type { Sale } from '../store/payments-repository.ts';
 import type { ReferenceLocks } from './reference-lock.ts';
 import { refusalOf } from '../domain/charge.ts';
 import { isOpen } from '../domain/checkout-status.ts';
@@ -22,7 +16,6 @@ import { currentStateEvent, type PaymentRecord } from '../domain/payment-record.
 import type { ReferenceLockMetrics } from './lock-metrics.ts';
 import type { ServedContext } from '../context.ts';
 import { openAttempt } from '../lifecycle/open-attempt.ts';
-import type { Settler } from '../lifecycle/settler.ts';
 
 /**
  * The AGENCY channel: a payer pays a partner's product reference (the partner says what

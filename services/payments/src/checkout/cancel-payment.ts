@@ -1,28 +1,25 @@
 import { isUuid, type MerchantScope } from '@dzpay/contracts';
-import { AppError, type Logger } from '@dzpay/platform';
+import { AppError } from '@dzpay/platform';
+import type { PaymentsContext } from '../context.ts';
 import {
   CardNetworkError,
   isOrderUnknown,
   type CardNetwork,
   type CardOrderStatus,
 } from '../card-network/card-network.ts';
-import type { PaymentsRepository } from '../store/payments-repository.ts';
 import { isPayable } from '../domain/card-order.ts';
 import { CANCELLED, checkoutStatusOf, isOpen, OPEN_STATUSES } from '../domain/checkout-status.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
-import type { Settler } from '../lifecycle/settler.ts';
-import { LeaseLost, type Claimed, type WithSettlement } from '../lifecycle/settlement-lease.ts';
+import { LeaseLost, type Claimed } from '../lifecycle/settlement-lease.ts';
 
-export interface CancelDeps {
-  repository: PaymentsRepository;
-  withSettlement: WithSettlement;
-  settle: Settler;
-  /** Absent (a service wired without card networks): cancel answers 503. */
-  cardNetworks: Record<'test' | 'live', CardNetwork> | undefined;
-  logger: Logger;
+/** What a cancel runs on, taken from the payments context. */
+export type CancelDeps = Pick<
+  PaymentsContext,
+  'repository' | 'withSettlement' | 'settle' | 'cardNetworks' | 'logger'
+> & {
   /** How long a cancel waits for a settlement already under way (the payer's return). */
   waitMs?: number;
-}
+};
 
 /** What the cancel's settlement came to. */
 type Outcome =
@@ -54,7 +51,6 @@ export function paymentCanceller(deps: CancelDeps) {
     }
     if (!isOpen(record.status)) return cancelledOrRefuse(record);
     const networks = deps.cardNetworks;
-    if (!networks) throw unavailable('the card network is not wired for cancels');
 
     const outcome = await deps
       .withSettlement(

@@ -1,11 +1,5 @@
 import { isUuid, Rpc, type CheckoutView } from '@dzpay/contracts';
-import {
-  AppError,
-  serveRpc,
-  type Logger,
-  type NatsConnection,
-  type RpcServer,
-} from '@dzpay/platform';
+import { AppError, serveRpc, type RpcServer } from '@dzpay/platform';
 import { checkoutStatusOf, isOpen } from '../domain/checkout-status.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
 import { withReference } from './return-url.ts';

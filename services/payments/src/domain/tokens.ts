@@ -9,8 +9,3 @@ export function newCheckoutToken(): { token: string; hash: Buffer } {
 export function hashToken(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();
 }
-
-/** The card network's order number: ten digits from a sequence, unique per deployment. */
-export function orderNumberOf(sequence: number): string {
-  return String(sequence).padStart(10, '0');
-}

@@ -6,6 +6,7 @@ import {
   type ReferenceKind,
 } from '@dzpay/contracts';
 import { CardNetworkError } from '../card-network/card-network.ts';
+import type { PaymentsContext } from '../context.ts';
 import type { NewPayment } from '../store/payments-repository.ts';
 import { chargeFor } from '../domain/charge.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
@@ -14,10 +15,8 @@ import { renewWhileRunning } from '../store/lease-renewal.ts';
 import { leaseLost, registerOrder, registrationFailed, type OrderDeps } from './place-order.ts';
 import type { WithSettlement } from './settlement-lease.ts';
 
-/** What opening an attempt needs: the payments context provides it. */
-export interface OpenAttemptDeps extends OrderDeps {
-  windowMs: number;
-}
+/** What opening an attempt runs on, taken from the payments context. */
+export type OpenAttemptDeps = OrderDeps & Pick<PaymentsContext, 'windowMs'>;
 
 export interface AttemptSpec {
   terms: MerchantTerms;

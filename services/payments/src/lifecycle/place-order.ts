@@ -1,21 +1,19 @@
-import type { Mode } from '@dzpay/contracts';
-import { AppError, type Logger } from '@dzpay/platform';
-import { CardNetworkError, type CardNetwork } from '../card-network/card-network.ts';
-import type { Lease, PaymentsRepository } from '../store/payments-repository.ts';
-import type { NetworkHealth } from '../domain/network-health.ts';
+import { AppError } from '@dzpay/platform';
+import type { PaymentsContext } from '../context.ts';
+import { CardNetworkError } from '../card-network/card-network.ts';
+import type { Lease } from '../store/payments-repository.ts';
 import type { PaymentRecord } from '../domain/payment-record.ts';
 import type { WithSettlement } from './settlement-lease.ts';
 
-export interface OrderDeps {
-  repository: PaymentsRepository;
-  cardNetworks: Record<Mode, CardNetwork>;
-  /** What register.do's outcomes say of each network: a registration reads it. */
-  health: Record<Mode, NetworkHealth>;
-  logger: Logger;
-  /** Base URL of the gateway's pages: the card network sends payers back there. */
-  publicBaseUrl: string;
-  clock: () => Date;
-}
+/**
+ * What placing a card order runs on, taken from the payments context: the card networks,
+ * what their register.do outcomes say of them (health), and the gateway's base URL the
+ * network sends payers back to.
+ */
+export type OrderDeps = Pick<
+  PaymentsContext,
+  'repository' | 'cardNetworks' | 'health' | 'logger' | 'publicBaseUrl' | 'clock'
+>;
 
 /** A payer's second click waits this long for the first one's order. */
 const PLACE_WAIT_MS = 3_000;
@@ -109,8 +107,6 @@ export function orderPlacer(deps: OrderDeps & { withSettlement: WithSettlement }
     throw leaseLost();
   };
 }
-
-export type PlaceOrder = ReturnType<typeof orderPlacer>;
 
 function needsOrder(record: PaymentRecord, now: Date): boolean {
   return record.status === 'pending' && !record.cardnetOrderId && now < record.expiresAt;

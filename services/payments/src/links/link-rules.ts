@@ -32,14 +32,6 @@ export interface PaymentLinkRecord {
 }
 
 /**
- * How long a press of pay holds a single-use link while its payer has not reached the
- * card form (no card order yet): long enough to read the checkout page and go on, short
- * enough that one idle press (or an anonymous one repeated) does not keep the link from
- * the next payer. Once the card order is placed, the payer holds it for their window.
- */
-export const LINK_PRESS_HOLD_MS = 90_000;
-
-/**
  * The payment that holds a single-use link: in flight (pending, processing) or paid
  * (success, refunded). There is at most one (the payments_one_link_sale index).
  */

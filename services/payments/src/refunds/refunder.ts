@@ -1,23 +1,20 @@
 import { isUuid, type PaymentsRefundReply, type PaymentsRefundRequest } from '@dzpay/contracts';
 import { AppError } from '@dzpay/platform';
-import { CardNetworkError, type CardNetwork } from '../card-network/card-network.ts';
-import type { PaymentsRepository } from '../store/payments-repository.ts';
-import type { RefundsRepository } from '../store/refunds-repository.ts';
+import type { PaymentsContext } from '../context.ts';
+import { CardNetworkError } from '../card-network/card-network.ts';
 import { paymentView, type PaymentRecord } from '../domain/payment-record.ts';
 import type { RefundIntent } from '../domain/refund-intent.ts';
-import type { RefundExecutor, RefundOutcome } from '../lifecycle/refund-executor.ts';
-import { LeaseLost, type Claimed, type WithSettlement } from '../lifecycle/settlement-lease.ts';
+import type { RefundOutcome } from '../lifecycle/refund-executor.ts';
+import { LeaseLost, type Claimed } from '../lifecycle/settlement-lease.ts';
 
 /** A refund waits this long for a settlement of the same payment to end before it says busy. */
 const BUSY_WAIT_MS = 3_000;
 
-export interface RefunderDeps {
-  repository: PaymentsRepository;
-  refunds: RefundsRepository;
-  executor: RefundExecutor;
-  withSettlement: WithSettlement;
-  cardNetworks: Record<'test' | 'live', CardNetwork>;
-}
+/** What a refund runs on, taken from the payments context. */
+export type RefunderDeps = Pick<
+  PaymentsContext,
+  'repository' | 'refunds' | 'executor' | 'withSettlement' | 'cardNetworks'
+>;
 
 /**
  * The refund was asked of the card network and its outcome is not known yet: answered

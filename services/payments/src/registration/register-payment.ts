@@ -10,12 +10,7 @@ import type { PaymentsContext } from '../context.ts';
 import { refusalError, refusalOf } from '../domain/charge.ts';
 import { paymentView } from '../domain/payment-record.ts';
 import { idempotent, storedError, type HeldKey } from '../store/idempotency.ts';
-import {
-  newAttempt,
-  openAttempt,
-  resumeRegistration,
-  type OpenAttemptDeps,
-} from '../lifecycle/open-attempt.ts';
+import { newAttempt, openAttempt, resumeRegistration } from '../lifecycle/open-attempt.ts';
 
 /**
  * payments.register: a hosted-checkout payment, answered once it is committed. The

@@ -4,6 +4,7 @@ import { batcher, writeOutbox, type Sql, type Tx } from '@dzpay/platform';
 import type { PaymentRecord } from '../domain/payment-record.ts';
 import type { StoredAnswer } from '../store/idempotency-repository.ts';
 import { paymentEventRow } from '../store/payment-event-writer.ts';
+import { insertPayments } from '../store/payment-inserts.ts';
 import { toRecord, type Row } from '../store/payment-rows.ts';
 import type { NewPayment } from '../store/payments-repository.ts';
 
@@ -54,7 +55,10 @@ export function registrationWriter(sql: Sql, seal: AnswerSealer, clock: () => Da
         return [{ registration, index }];
       });
       const payments = writing.map(({ registration }) => registration.payment);
-      const inserted = await insertPayments(tx, payments);
+      const inserted = await insertPayments(
+        tx,
+        payments.map((payment) => ({ payment })),
+      );
       const ours = await committedBefore(
         tx,
         payments.filter((payment) => !inserted.has(payment.id)),
@@ -128,60 +132,6 @@ export function registrationWriter(sql: Sql, seal: AnswerSealer, clock: () => Da
       returning merchant_id, mode, key`;
     const held = new Set(taken.map((row) => `${row.merchant_id}:${row.mode}:${row.key}`));
     return new Set(claims.filter(([id]) => held.has(id)).map(([, index]) => index));
-  }
-
-  /** Inserts the payments whose reference is free; the inserted ones by id. */
-  async function insertPayments(
-    tx: Tx,
-    payments: readonly NewPayment[],
-  ): Promise<Map<string, PaymentRecord>> {
-    if (payments.length === 0) return new Map();
-    // In one order across replicas (see claimKeys); the batch's own order is kept by id.
-    const sorted = [...payments].sort((a, b) =>
-      a.reference < b.reference ? -1 : a.reference > b.reference ? 1 : 0,
-    );
-    const rows = sorted.map((payment) => ({
-      id: payment.id,
-      merchantId: payment.merchantId,
-      mode: payment.mode,
-      channel: payment.channel,
-      reference: payment.reference,
-      referenceKind: payment.referenceKind,
-      epoch: payment.epoch,
-      merchantName: payment.merchantName,
-      amount: payment.amount,
-      fee: payment.fee,
-      total: payment.total,
-      currency: payment.currency,
-      language: payment.language,
-      status: payment.status,
-      successUrl: payment.successUrl,
-      failureUrl: payment.failureUrl,
-      metadata: payment.metadata,
-      checkoutTokenHash: payment.checkoutTokenHash.toString('hex'),
-      expiresAt: payment.expiresAt.toISOString(),
-      locksReference: payment.locksReference,
-      productLabel: payment.productLabel,
-    }));
-    // Each row takes its order number as it is inserted (migration 017).
-    const inserted = await tx<Row[]>`
-      insert into payments (id, merchant_id, mode, channel, reference, reference_kind, epoch,
-        merchant_name, amount, fee, total, currency, language, status, success_url,
-        failure_url, metadata, checkout_token_hash, order_number, expires_at,
-        locks_reference, product_label)
-      select id, "merchantId", mode, channel, reference, "referenceKind", epoch,
-        "merchantName", amount, fee, total, currency, language, status, "successUrl",
-        "failureUrl", metadata, decode("checkoutTokenHash", 'hex'), next_order_number(),
-        "expiresAt", "locksReference", "productLabel"
-      from jsonb_to_recordset(${tx.json(rows as never)}) as x(id uuid, "merchantId" uuid,
-        mode text, channel text, reference text, "referenceKind" text, epoch int,
-        "merchantName" text, amount bigint, fee bigint, total bigint, currency text,
-        language text, status text, "successUrl" text, "failureUrl" text, metadata jsonb,
-        "checkoutTokenHash" text, "expiresAt" timestamptz, "locksReference" boolean,
-        "productLabel" text)
-      on conflict do nothing
-      returning *`;
-    return new Map(inserted.map((row) => [row.id as string, toRecord(row)]));
   }
 
   async function storeAnswers(

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { paymentEventSubject, type PaymentEventType } from '@dzpay/contracts';
+import type { PaymentEventType } from '@dzpay/contracts';
 import { writeOutbox, type OutboxEvent, type Tx } from '@dzpay/platform';
 import { paymentEvent, type PaymentRecord } from '../domain/payment-record.ts';
 
@@ -19,7 +19,7 @@ export function paymentEventRow(
     extra.refundAmount === undefined
       ? event
       : { ...event, data: { ...event.data, refundAmount: extra.refundAmount } };
-  return { id: event.id, subject: paymentEventSubject(type), payload };
+  return { id: event.id, payload };
 }
 
 /** Writes the event of a payment's new state to the outbox inside the caller's transaction. */

@@ -2,31 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { MerchantScope, PaymentEventType, PaymentStatus } from '@dzpay/contracts';
 import { AppError, type Sql, type Tx } from '@dzpay/platform';
 import type { PaymentRecord } from '../domain/payment-record.ts';
-import { orderNumberOf } from '../domain/tokens.ts';
 import { paymentEventWriter } from './payment-event-writer.ts';
+import { insertPayments, type NewPayment } from './payment-inserts.ts';
 import { toColumns, toRecord, type PaymentPatch, type Row } from './payment-rows.ts';
 
 export type { PaymentPatch } from './payment-rows.ts';
-
-export type NewPayment = Omit<
-  PaymentRecord,
-  | 'orderNumber'
-  | 'cardnetOrderId'
-  | 'cardnetFormUrl'
-  | 'approvalCode'
-  | 'maskedPan'
-  | 'actionCode'
-  | 'refundedAmount'
-  | 'pendingRefund'
-  | 'refundDue'
-  | 'awaitingVerdict'
-  | 'reverseAskedAt'
-  | 'paidAt'
-  | 'sweepFailures'
-  | 'createdAt'
-  | 'updatedAt'
-  | 'failureReason'
-> & { checkoutTokenHash: Buffer };
+export type { NewPayment } from './payment-inserts.ts';
 
 /** The sale an attempt belongs to: at most one of its attempts is in flight or succeeded. */
 export type Sale = Pick<
@@ -78,28 +59,11 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
     ): Promise<PaymentRecord | null> {
       const { lease, idempotencyKey, link } = options;
       return sql.begin(async (tx) => {
-        const [{ n }] = (await tx`select nextval('order_numbers')::bigint as n`) as unknown as [
-          { n: number },
-        ];
-        const rows = await tx<Row[]>`
-          insert into payments (id, merchant_id, mode, channel, reference, reference_kind, epoch,
-            merchant_name, amount, fee, total, currency, language, status, success_url,
-            failure_url, metadata, checkout_token_hash, order_number, expires_at,
-            locks_reference, product_label, settle_lease, settle_lease_until,
-            payment_link_id, payment_link_once)
-          values (${payment.id}, ${payment.merchantId}, ${payment.mode}, ${payment.channel},
-            ${payment.reference}, ${payment.referenceKind}, ${payment.epoch},
-            ${payment.merchantName}, ${payment.amount}, ${payment.fee}, ${payment.total},
-            ${payment.currency}, ${payment.language}, ${payment.status},
-            ${payment.successUrl}, ${payment.failureUrl},
-            ${payment.metadata ? tx.json(payment.metadata as never) : null},
-            ${payment.checkoutTokenHash}, ${orderNumberOf(n)}, ${payment.expiresAt},
-            ${payment.locksReference}, ${payment.productLabel}, ${lease?.id ?? null},
-            ${lease ? tx`now() + ${lease.ms} * interval '1 millisecond'` : null},
-            ${link?.id ?? null}, ${link?.once ?? false})
-          on conflict do nothing
-          returning *`;
-        if (!rows[0]) return null;
+        const inserted = await insertPayments(tx, [
+          { payment, ...(lease ? { lease } : {}), ...(link ? { link } : {}) },
+        ]);
+        const record = inserted.get(payment.id);
+        if (!record) return null;
         if (idempotencyKey) {
           const bound = await tx`
             update idempotency_keys set payment_id = ${payment.id}
@@ -115,7 +79,6 @@ export function paymentsRepository(sql: Sql, clock: () => Date = () => new Date(
             );
           }
         }
-        const record = toRecord(rows[0]);
         await addEvent(tx, 'payment.created', record);
         return record;
       });

@@ -1,5 +1,12 @@
-import type { Consumer, JsMsg } from '@nats-io/jetstream';
-import { consumeStream, type Logger, type StreamConsumer } from '@dzpay/platform';
+import type { JsMsg } from '@nats-io/jetstream';
+import {
+  consumeEvents,
+  type Logger,
+  type NatsConnection,
+  type StreamConsumer,
+  type StreamSpec,
+} from '@dzpay/platform';
+import { replayWhenBehind } from '../adapters/replay-check.ts';
 import type { Applied } from '../adapters/status-repository.ts';
 
 export type Projection = StreamConsumer;
@@ -26,42 +33,49 @@ export type MessageHandler = (msg: JsMsg) => Promise<Applied | 'unreadable'>;
 
 /**
  * Projects one stream into the status schema through `handle`, which may hold
- * PROJECTION_BATCH messages at once (in stream order) to write them together.
- * A failure (the database away) is nak'ed with a delay and redelivered; an unreadable
- * message is terminated, because redelivering it cannot help.
+ * PROJECTION_BATCH messages at once (in stream order) to write them together, from the
+ * durable consumer `consumer` (DurableConsumers in libs/contracts). A failure (the
+ * database away) is delivered again after `retryDelayMs`; an unreadable message is
+ * terminated. A consumer ahead of the database is made again from the stream's start.
  */
 export function startProjection(deps: {
-  /** Names the stream in logs, e.g. 'payment'. */
+  /** Names the stream's events in logs, e.g. 'payment'. */
   name: string;
-  consumer: Consumer;
+  nats: NatsConnection;
+  prefix: string;
+  stream: StreamSpec;
+  consumer: { durable: string; filterSubject: string; description: string };
   handle: MessageHandler;
-  logger: Logger;
+  /** Highest stream sequence the database has applied for this durable. */
+  appliedUpTo: () => Promise<number>;
+  ackWaitMs: number;
   retryDelayMs: number;
-}): Projection {
-  const { name, consumer, logger, retryDelayMs } = deps;
-
-  async function handle(msg: JsMsg): Promise<void> {
-    try {
-      const outcome = await deps.handle(msg);
-      if (outcome === 'unreadable') {
-        logger.error({ seq: msg.seq, subject: msg.subject }, `unreadable ${name} event dropped`);
-        msg.term();
-        return;
-      }
-      logger.debug({ seq: msg.seq, outcome }, `${name} event projected`);
-      msg.ack();
-    } catch (err) {
-      logger.warn({ err, seq: msg.seq }, `projecting a ${name} event failed, retrying later`);
-      msg.nak(retryDelayMs);
-    }
-  }
-
-  return consumeStream({
-    name: `${name} events`,
-    consumer,
-    handle,
+  logger: Logger;
+}): Promise<Projection> {
+  const { name, nats, prefix, stream, consumer, logger } = deps;
+  return consumeEvents({
+    nats,
+    prefix,
     logger,
-    retryDelayMs,
+    stream,
+    consumer,
+    name,
+    ackWaitMs: deps.ackWaitMs,
+    retryDelayMs: deps.retryDelayMs,
     concurrency: PROJECTION_BATCH,
+    recreateIf: replayWhenBehind({
+      nats,
+      prefix,
+      stream,
+      durable: consumer.durable,
+      appliedUpTo: deps.appliedUpTo,
+      logger,
+    }),
+    async handle(msg) {
+      const outcome = await deps.handle(msg);
+      if (outcome === 'unreadable') return 'unreadable';
+      logger.debug({ seq: msg.seq, outcome }, `${name} event projected`);
+      return 'handled';
+    },
   });
 }

@@ -1,13 +1,16 @@
-import type { Consumer, JsMsg } from '@nats-io/jetstream';
+import type { JsMsg } from '@nats-io/jetstream';
 import { PaymentEvent, RefundEventExtra, type Mode } from '@dzpay/contracts';
 import {
-  consumeStream,
+  consumeEvents,
   inSpan,
   jsonOf,
   natsContextOf,
   SpanKind,
+  type Handled,
   type Logger,
+  type NatsConnection,
   type StreamConsumer,
+  type StreamSpec,
 } from '@dzpay/platform';
 import type { DeliveryIntake } from '../adapters/deliveries/intake.ts';
 import { wants, webhookOf } from '../domain/webhook-body.ts';
@@ -20,11 +23,20 @@ export type Intake = StreamConsumer;
  * comes, so a change of kinds applies to the next event), acknowledged only once both
  * and the delivery's pending event are committed: a crash in between redelivers the
  * message, and the event id makes the second enqueue a no-op. A failure (the database
- * or the directory away) is nak'ed with a delay; a message no version of this reader can
- * parse is terminated.
+ * or the directory away) is delivered again after a delay; a message no version of this
+ * reader can parse is terminated.
+ *
+ * It reads through the durable consumer `consumer` (DurableConsumers.dispatcherPayments),
+ * which the server gives only the events of decided payments, from the start of the
+ * stream: an outcome published before the dispatcher ever ran is still delivered.
  */
 export function startPaymentIntake(deps: {
-  consumer: Consumer;
+  nats: NatsConnection;
+  prefix: string;
+  /** PAYMENTS as deployed: deployedStream(Streams.payments, config). */
+  stream: StreamSpec;
+  consumer: { durable: string; filterSubject: string; description: string };
+  ackWaitMs: number;
   deliveries: DeliveryIntake;
   /** Told after each new delivery, so its first attempt goes out at once. */
   enqueued: () => void;
@@ -32,8 +44,8 @@ export function startPaymentIntake(deps: {
   wantedKinds: (merchantId: string, mode: Mode) => Promise<readonly string[] | undefined>;
   logger: Logger;
   retryDelayMs: number;
-}): Intake {
-  const { consumer, deliveries, logger, retryDelayMs } = deps;
+}): Promise<Intake> {
+  const { deliveries, logger } = deps;
 
   // In the trace of the payment outcome (its context came in the message headers).
   const handle = (msg: JsMsg) =>
@@ -41,41 +53,35 @@ export function startPaymentIntake(deps: {
       enqueueOutcome(msg),
     );
 
-  async function enqueueOutcome(msg: JsMsg): Promise<void> {
+  async function enqueueOutcome(msg: JsMsg): Promise<Handled> {
     const raw = jsonOf(msg);
     const event = PaymentEvent.safeParse(raw);
-    if (!event.success) {
-      logger.error({ seq: msg.seq, subject: msg.subject }, 'unreadable payment event dropped');
-      msg.term();
-      return;
-    }
+    if (!event.success) return 'unreadable';
     const extra = RefundEventExtra.safeParse(raw);
     const webhook = webhookOf(event.data, extra.success ? extra.data.data.refundAmount : undefined);
-    if (webhook === null) {
-      msg.ack();
-      return;
-    }
-    try {
-      const kinds = await deps.wantedKinds(event.data.merchantId, event.data.mode);
-      const outcome = await deliveries.enqueue(event.data, webhook, wants(kinds, webhook.type));
-      logger.debug({ eventId: event.data.id, outcome }, 'payment outcome enqueued');
-      msg.ack();
-      if (outcome === 'created') deps.enqueued();
-    } catch (err) {
-      logger.warn({ err, seq: msg.seq }, 'enqueuing a webhook failed, retrying later');
-      msg.nak(retryDelayMs);
-    }
+    // None but decided payments' events reach here, unless the consumer still reads the
+    // whole stream (consumeEvents: events under the former subjects ahead of it).
+    if (webhook === null) return 'handled';
+    const kinds = await deps.wantedKinds(event.data.merchantId, event.data.mode);
+    const outcome = await deliveries.enqueue(event.data, webhook, wants(kinds, webhook.type));
+    logger.debug({ eventId: event.data.id, outcome }, 'payment outcome enqueued');
+    if (outcome === 'created') deps.enqueued();
+    return 'handled';
   }
 
   // Outcomes are enqueued several at a time: each is its own transaction (idempotent by
   // event id, order does not matter), and Postgres commits concurrent transactions
   // together, so a burst is not one fsync per event.
-  return consumeStream({
-    name: 'payment outcomes',
-    consumer,
-    handle,
+  return consumeEvents({
+    nats: deps.nats,
+    prefix: deps.prefix,
     logger,
-    retryDelayMs,
+    stream: deps.stream,
+    consumer: deps.consumer,
+    name: 'payment',
+    handle,
+    ackWaitMs: deps.ackWaitMs,
+    retryDelayMs: deps.retryDelayMs,
     concurrency: INTAKE_CONCURRENCY,
   });
 }

@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  WebhookDeliveryEventTypes,
-  webhookEventSubject,
-  type WebhookDeliveryEvent,
-} from '@dzpay/contracts';
+import { WebhookDeliveryEventTypes, type WebhookDeliveryEvent } from '@dzpay/contracts';
 import { writeOutbox, type Tx } from '@dzpay/platform';
 import type { WebhookType } from '../../domain/webhook-body.ts';
 import type { ClaimedDelivery } from './claimed-delivery.ts';
@@ -63,13 +59,6 @@ export function deliveryEventWriter(clock: () => Date) {
     const events = changes
       .map((change) => eventOf(change, clock()))
       .filter((event) => event !== null);
-    await writeOutbox(
-      tx,
-      ...events.map((event) => ({
-        id: event.id,
-        subject: webhookEventSubject(event.type),
-        payload: event,
-      })),
-    );
+    await writeOutbox(tx, ...events.map((event) => ({ id: event.id, payload: event })));
   };
 }

@@ -1,0 +1,25 @@
+import { AUDIT_OPERATIONS } from './audit/operations.ts';
+import { BALANCE_OPERATIONS } from './balance/operations.ts';
+import type { OperationSpec } from './shared/operation-spec.ts';
+import { PAYMENT_LINKS_OPERATIONS } from './payment-links/operations.ts';
+import { PAYER_PAGES } from './payer-pages/operations.ts';
+import { PAYMENTS_OPERATIONS } from './payments/operations.ts';
+import { QR_CODES_OPERATIONS } from './qr-codes/operations.ts';
+import { QR_CONFIG_OPERATIONS } from './qr-config/operations.ts';
+import { REPORTS_OPERATIONS } from './reports/operations.ts';
+import { STATUS_OPERATIONS } from './status/operations.ts';
+import { WEBHOOKS_OPERATIONS } from './webhooks/operations.ts';
+
+/** Every public route of the gateway, as the OpenAPI document describes it, by resource. */
+export const OPERATIONS: readonly OperationSpec[] = [
+  ...QR_CONFIG_OPERATIONS,
+  ...QR_CODES_OPERATIONS,
+  ...STATUS_OPERATIONS,
+  ...PAYMENTS_OPERATIONS,
+  ...WEBHOOKS_OPERATIONS,
+  ...REPORTS_OPERATIONS,
+  ...BALANCE_OPERATIONS,
+  ...AUDIT_OPERATIONS,
+  ...PAYMENT_LINKS_OPERATIONS,
+  ...PAYER_PAGES,
+];
