@@ -57,3 +57,36 @@ export async function everyAssetReplicated(deps: {
   }
   return { name: 'every JetStream asset has STREAM_REPLICAS copies', checked, violations };
 }
+
+/**
+ * Whether every durable consumer of the deployment has taken and acknowledged every
+ * event of its stream: an event published (its outbox row marked) but not yet read
+ * leaves no trace in Postgres, so the settle would call the system quiet while a
+ * webhook is still to be enqueued (a consumer catching up after a partition).
+ */
+export async function consumersCaughtUp(deps: {
+  natsUrl: string;
+  auth: { user: string; password: string };
+  prefix: string;
+}): Promise<boolean> {
+  const nc = await connect({
+    servers: deps.natsUrl.split(','),
+    timeout: 2_000,
+    user: deps.auth.user,
+    pass: deps.auth.password,
+  });
+  try {
+    const jsm = await jetstreamManager(nc, { timeout: 5_000 });
+    const mine = ofDeployment(deps.prefix);
+    for await (const stream of jsm.streams.list()) {
+      if (!mine(stream.config.name) || stream.config.name.startsWith('KV_')) continue;
+      for await (const consumer of jsm.consumers.list(stream.config.name)) {
+        if (!consumer.config.durable_name) continue;
+        if (consumer.num_pending > 0 || consumer.num_ack_pending > 0) return false;
+      }
+    }
+    return true;
+  } finally {
+    await nc.close();
+  }
+}

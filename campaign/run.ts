@@ -34,7 +34,7 @@ import { checkSales } from './oracle/sales.ts';
 import { checkFinalStatus } from './oracle/stage.ts';
 import { checkStatusSamples } from './oracle/status-samples.ts';
 import { checkWebhooks } from './oracle/webhooks.ts';
-import { everyAssetReplicated } from './replication.ts';
+import { consumersCaughtUp, everyAssetReplicated } from './replication.ts';
 import { startCampaignPartner } from './partner.ts';
 import { seededRng } from './rng.ts';
 import { settle } from './settle.ts';
@@ -370,7 +370,13 @@ async function runToVerdicts(
     });
     stops.unshift(() => sql.end());
     journal.stage('settling');
-    const settledInMs = await settle(sql, settings.settleTimeoutMs);
+    const settledInMs = await settle(sql, settings.settleTimeoutMs, () =>
+      consumersCaughtUp({
+        natsUrl: infra.nats.url,
+        auth: infra.nats.users.admin,
+        prefix: stack.natsPrefix,
+      }),
+    );
     log(settledInMs === null ? 'did not settle in time' : `settled in ${settledInMs} ms`);
     await sleep(1_000);
 
