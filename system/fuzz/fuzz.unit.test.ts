@@ -1,6 +1,7 @@
 import { EmailReceiptBody, RegisterPaymentBody, SetQrConfigBody } from '@dzpay/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../services/gateway/src/routes/operations.ts';
 import { openApiDocument } from '../../services/gateway/src/routes/shared/openapi-document.ts';
 import { encodeSegment } from './hostile.ts';
 import { parseRawResponse, type Answer } from './http.ts';
@@ -9,7 +10,7 @@ import { requestArbitrary, routeTargets, type OpenApiDocument } from './requests
 import { schemaArbitrary } from './schema.ts';
 import type { World } from './world.ts';
 
-const document = openApiDocument('http://127.0.0.1') as unknown as OpenApiDocument;
+const document = openApiDocument('http://127.0.0.1', OPERATIONS) as unknown as OpenApiDocument;
 const world: World = {
   merchantId: '7f0c1f3e-7a5b-4c7e-9d2a-0f5b8c1d2e3f',
   inactiveMerchantId: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',

@@ -61,6 +61,7 @@ export {
   PAYMENTS_PAGE_DEFAULT,
   PAYMENTS_PAGE_MAX,
   CsvDialect,
+  DailyReportExportQuery,
   PaymentsExportQuery,
   PaymentsFilterQuery,
   PaymentsListQuery,
@@ -170,9 +171,15 @@ export {
   WebhookSettingsView,
   WebhookTestResult,
 } from './webhooks/settings.ts';
-export { EVENTS_PAGE_MAX, WebhookEventsPage, WebhookEventView } from './webhooks/webhook-events.ts';
+export {
+  EVENTS_PAGE_MAX,
+  WebhookEventsPage,
+  WebhookEventsQuery,
+  WebhookEventView,
+} from './webhooks/webhook-events.ts';
 export {
   DeliveryView,
+  WebhookDeliveriesQuery,
   WebhookDeliveryEvent,
   WebhookDeliveryEventTypes,
 } from './webhooks/deliveries.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DailyReportQuery } from '../reports.ts';
 import { MerchantScope } from '../scope.ts';
 import { CheckoutStatus, PaymentView } from './payment.ts';
 
@@ -111,6 +112,17 @@ export const PaymentsExportQuery = z
   })
   .superRefine(crossChecks);
 export type PaymentsExportQuery = z.input<typeof PaymentsExportQuery>;
+
+/**
+ * `GET /api/v1/reports/daily/export`: the report's days, and the file's format and CSV
+ * dialect as the payments export takes them.
+ */
+export const DailyReportExportQuery = z.strictObject({
+  from: DailyReportQuery.shape.from,
+  to: DailyReportQuery.shape.to,
+  format: ExportFormat.optional(),
+  dialect: CsvDialect.optional(),
+});
 
 /** `GET /api/v1/payments`: filters, a page size and the cursor of the previous page. */
 export const PaymentsListQuery = z

@@ -117,6 +117,9 @@ export const WebhookDeliveriesListRequest = z.strictObject({
   ...deliveriesQueryFields,
 });
 
+/** `GET /api/v1/webhooks/deliveries`: the request above without the scope (the key gives it). */
+export const WebhookDeliveriesQuery = z.strictObject(deliveriesQueryFields);
+
 /** A delivery in the list: a test event's has no payment, so no payment id or reference. */
 const DeliveryListItem = DeliveryView.extend({
   paymentId: z.uuid().nullable(),

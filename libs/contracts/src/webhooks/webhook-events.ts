@@ -29,6 +29,19 @@ export type WebhookEventView = z.infer<typeof WebhookEventView>;
 
 export const EVENTS_PAGE_MAX = 100;
 
+/** `GET /api/v1/events`: a page size, the previous page's cursor, a type and a payment. */
+export const WebhookEventsQuery = z.strictObject({
+  limit: z.coerce
+    .number()
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(EVENTS_PAGE_MAX, `limit must be at most ${EVENTS_PAGE_MAX}`)
+    .optional(),
+  cursor: z.string().min(1).max(200).optional(),
+  type: WebhookType.optional(),
+  paymentId: z.uuid('paymentId must be a UUID').optional(),
+});
+
 export const WebhookEventsListRequest = MerchantScope.extend({
   limit: z.int().min(1).max(EVENTS_PAGE_MAX),
   cursor: z.string().optional(),

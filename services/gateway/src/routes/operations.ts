@@ -10,7 +10,7 @@ import { REPORTS_OPERATIONS } from './reports/operations.ts';
 import { STATUS_OPERATIONS } from './status/operations.ts';
 import { WEBHOOKS_OPERATIONS } from './webhooks/operations.ts';
 
-/** Every public route of the gateway, as the OpenAPI document describes it, by resource. */
+/** Every public route of the gateway, by resource: the API's and the payer's pages. */
 export const OPERATIONS: readonly OperationSpec[] = [
   ...QR_CONFIG_OPERATIONS,
   ...QR_CODES_OPERATIONS,
@@ -23,3 +23,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...PAYMENT_LINKS_OPERATIONS,
   ...PAYER_PAGES,
 ];
+
+/**
+ * The routes the OpenAPI document describes: all but the payer's pages (HTML and
+ * redirects a browser follows, which no API client calls).
+ */
+export const API_OPERATIONS: readonly OperationSpec[] = OPERATIONS.filter(
+  (operation) => operation.tag !== 'Payer pages',
+);

@@ -1,4 +1,9 @@
-import { AuditActions, AuditEventsResponse, AuditFamilies } from '@dzpay/contracts';
+import {
+  AuditActions,
+  AuditEventsQuery,
+  AuditEventsResponse,
+  AuditFamilies,
+} from '@dzpay/contracts';
 import { API_KEY_RESPONSES, PAGE_QUERY, unavailable } from '../shared/common-responses.ts';
 import type { OperationSpec } from '../shared/operation-spec.ts';
 
@@ -44,6 +49,7 @@ export const AUDIT_OPERATIONS: readonly OperationSpec[] = [
       ...PAGE_QUERY,
       action: 'a family (payment, team, …) or one action (payment.refund, …)',
     },
+    querySchema: AuditEventsQuery,
     responses: {
       200: {
         description: 'a page of audit events',

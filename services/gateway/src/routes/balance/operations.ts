@@ -1,4 +1,10 @@
-import { BalanceResponse, PayoutsResponse } from '@dzpay/contracts';
+import {
+  BalanceQuery,
+  BalanceResponse,
+  PayoutsResponse,
+  StatementQuery,
+  PayoutsQuery,
+} from '@dzpay/contracts';
 import {
   API_KEY_RESPONSES,
   invalidDayRange,
@@ -71,6 +77,7 @@ export const BALANCE_OPERATIONS: readonly OperationSpec[] = [
       from: 'first day of the table, YYYY-MM-DD (default: 29 days before to)',
       to: 'last day, YYYY-MM-DD (default: today in Algiers); at most 366 days from from',
     },
+    querySchema: BalanceQuery,
     responses: {
       200: {
         description: 'the balance',
@@ -115,6 +122,7 @@ export const BALANCE_OPERATIONS: readonly OperationSpec[] = [
       'Each payout an operator recorded after sending money to the merchant’s wallet: the amount, the wallet, the bank’s reference of the transfer. Paged by a cursor: give nextCursor as cursor for the next (older) page.',
     apiKey: true,
     query: PAGE_QUERY,
+    querySchema: PayoutsQuery,
     responses: {
       200: {
         description: 'a page of payouts',
@@ -149,6 +157,7 @@ export const BALANCE_OPERATIONS: readonly OperationSpec[] = [
       dialect: 'CSV only: spreadsheet (default) or standard',
       language: 'fr (default), en or ar',
     },
+    querySchema: StatementQuery,
     responses: {
       200: {
         description: 'the statement file (Content-Disposition: attachment)',

@@ -3,6 +3,8 @@ import {
   PaymentLinkCreatedResponse,
   PaymentLinkResponse,
   PaymentLinksListResponse,
+  QrImageQuery,
+  PaymentLinksListQuery,
 } from '@dzpay/contracts';
 import { API_KEY_RESPONSES, PAGE_QUERY, unavailable } from '../shared/common-responses.ts';
 import { page, payerPage, type OperationSpec } from '../shared/operation-spec.ts';
@@ -106,6 +108,7 @@ export const PAYMENT_LINKS_OPERATIONS: readonly OperationSpec[] = [
       'Paged by an opaque cursor. `state` is active, expired, deactivated or used (a single-use link paid); `paidCount` and `paidAmount` (centimes) count its succeeded payments. A link’s payments: `GET /api/v1/payments?paymentLinkId={id}`.',
     apiKey: true,
     query: PAGE_QUERY,
+    querySchema: PaymentLinksListQuery,
     responses: {
       200: {
         description: 'a page of links',
@@ -184,6 +187,7 @@ export const PAYMENT_LINKS_OPERATIONS: readonly OperationSpec[] = [
       format: 'svg (default) or png',
       size: 'PNG width and height in pixels, 128 to 1024 (default 512)',
     },
+    querySchema: QrImageQuery,
     responses: {
       200: { description: 'the image', media: ['image/svg+xml', 'image/png'] },
       304: { description: 'the ETag in If-None-Match is current', empty: true },

@@ -1,7 +1,9 @@
 import {
   EmailReceiptBody,
-  PAYMENTS_PAGE_MAX,
   PaymentResponse,
+  PAYMENTS_PAGE_MAX,
+  PaymentsExportQuery,
+  PaymentsListQuery,
   PaymentsListResponse,
   ReceiptEmailResponse,
   RefundPaymentBody,
@@ -41,6 +43,7 @@ const FILTERS: Record<string, string> = {
   createdTo: 'created before (exclusive; same formats)',
   metadataKey: 'with metadataValue: payments whose metadata has this key…',
   metadataValue: '…with this string value (`metadata @> {key: value}`)',
+  paymentLinkId: 'the payments of this payment link (its `id`)',
 };
 
 const common = {
@@ -217,6 +220,7 @@ export const PAYMENTS_OPERATIONS: readonly OperationSpec[] = [
       cursor: 'the `nextCursor` of the previous page',
       ...FILTERS,
     },
+    querySchema: PaymentsListQuery,
     responses: {
       200: {
         description: 'one page',
@@ -250,6 +254,7 @@ export const PAYMENTS_OPERATIONS: readonly OperationSpec[] = [
       dialect:
         "`standard` (default: commas, decimal points, UTC timestamps) or `spreadsheet` for an accountant's French or Arabic Excel: a UTF-8 byte-order mark, semicolons, decimal commas (`1500,50`), timestamps in Algiers time with their offset (`2026-11-20T11:02:00+01:00`)",
     },
+    querySchema: PaymentsExportQuery,
     responses: {
       200: {
         description: 'the CSV file or the XLSX workbook (attachment)',

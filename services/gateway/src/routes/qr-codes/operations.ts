@@ -1,4 +1,4 @@
-import { QrCodesListResponse } from '@dzpay/contracts';
+import { QrCodesListResponse, QrImageQuery, QrCodesListQuery } from '@dzpay/contracts';
 import { API_KEY_RESPONSES, PAGE_QUERY } from '../shared/common-responses.ts';
 import type { OperationSpec } from '../shared/operation-spec.ts';
 
@@ -40,6 +40,7 @@ export const QR_CODES_OPERATIONS: readonly OperationSpec[] = [
       'Newest first, paged by an opaque cursor (stable: codes created meanwhile never shift later pages). Amounts are DZD, as /set-qr-config takes them; set and remove configurations with /set-qr-config and /un-set-qr-config. state is none (nothing to pay), configured, or expired (kept, not offered). payerUrl is the page the printed code opens.',
     apiKey: true,
     query: PAGE_QUERY,
+    querySchema: QrCodesListQuery,
     responses: {
       200: {
         description: 'a page of QR codes',
@@ -71,6 +72,7 @@ export const QR_CODES_OPERATIONS: readonly OperationSpec[] = [
       format: 'svg (default) or png',
       size: 'PNG width and height in pixels, 128 to 1024 (default 512)',
     },
+    querySchema: QrImageQuery,
     responses: {
       200: { description: 'the image', media: ['image/svg+xml', 'image/png'] },
       304: { description: 'the ETag in If-None-Match is current', empty: true },

@@ -1,4 +1,4 @@
-import { DailyReportResponse } from '@dzpay/contracts';
+import { DailyReportExportQuery, DailyReportQuery, DailyReportResponse } from '@dzpay/contracts';
 import { API_KEY_RESPONSES, invalidDayRange, unavailable } from '../shared/common-responses.ts';
 import type { OperationSpec } from '../shared/operation-spec.ts';
 
@@ -43,6 +43,7 @@ export const REPORTS_OPERATIONS: readonly OperationSpec[] = [
       from: 'first day, YYYY-MM-DD (default: 29 days before to)',
       to: 'last day, YYYY-MM-DD (default: today in Algiers); at most 366 days from from',
     },
+    querySchema: DailyReportQuery,
     responses: {
       200: {
         description: 'the report',
@@ -81,6 +82,7 @@ export const REPORTS_OPERATIONS: readonly OperationSpec[] = [
       format: '`csv` (default) or `xlsx`',
       dialect: 'for CSV: `standard` (default) or `spreadsheet`',
     },
+    querySchema: DailyReportExportQuery,
     responses: {
       200: {
         description: 'the file (attachment `report-<mode>-<from>-<to>.csv` or `.xlsx`)',

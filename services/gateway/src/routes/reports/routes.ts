@@ -1,7 +1,7 @@
 import {
+  DailyReportExportQuery,
   DailyReportQuery,
   dailyReportView,
-  PaymentsExportQuery,
   resolveReportRange,
   Rpc,
 } from '@dzpay/contracts';
@@ -12,15 +12,6 @@ import { authOf, requireApiKey } from '../shared/authenticate.ts';
 import { scopedAsk } from '../shared/scoped-ask.ts';
 import { parseQuery } from '../shared/query-string.ts';
 import { ValidationFailure } from '../shared/errors.ts';
-
-/**
- * GET /api/v1/reports/daily/export: the report's range, and the file's format and CSV
- * dialect as the payments export takes them (one schema for both, in the contracts).
- */
-const DailyReportExportQuery = DailyReportQuery.extend({
-  format: PaymentsExportQuery.shape.format,
-  dialect: PaymentsExportQuery.shape.dialect,
-});
 
 /**
  * The merchant API's daily report: per calendar day in Algiers (UTC+01:00),

@@ -11,15 +11,31 @@ import { WebhookEvent } from '@dzpay/partner-sdk';
 import { z } from 'zod';
 import { errorExample, examples } from './openapi-examples.ts';
 import type { OperationSpec, ResponseSpec } from './operation-spec.ts';
-import { OPERATIONS } from '../operations.ts';
+import { API_OPERATIONS } from '../operations.ts';
 
 type Json = Record<string, unknown>;
 
 /**
- * Shared definitions zod puts under `$defs` (recursive schemas such as JSON metadata),
+ * Shared definitions zod puts under `$defs` (recursive schemas),
  * moved to components.schemas so that their `$ref`s resolve inside the document.
  */
 const sharedDefs = new Map<string, { name: string; schema: Json }>();
+
+/**
+ * zod's `z.json()` (any JSON value: the values of `metadata`) is a recursive union that
+ * generators cannot type (openapi-typescript's alias of it refers to itself: TS2502), so
+ * the document says "any value" instead: `metadata` is then a plain JSON object type.
+ */
+const ANY_JSON_VALUE: Json = { description: 'any JSON value' };
+
+function isJsonValueDefinition(definition: unknown): boolean {
+  const anyOf = (definition as { anyOf?: { type?: string }[] }).anyOf;
+  const types = new Set(anyOf?.map((member) => member.type));
+  return (
+    ['string', 'number', 'boolean', 'null', 'array', 'object'].every((type) => types.has(type)) &&
+    types.size === 6
+  );
+}
 
 /** JSON Schema 2020-12 (OpenAPI 3.1's dialect) of a contracts schema, as a body is sent. */
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
@@ -35,7 +51,12 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
   if ($defs === undefined) return json;
   // The same definition (zod's JSON type, say) comes back from every schema using it.
   const names = new Map<string, string>();
+  const jsonValues = new Set<string>();
   for (const [local, definition] of Object.entries($defs)) {
+    if (isJsonValueDefinition(definition)) {
+      jsonValues.add(local);
+      continue;
+    }
     const key = JSON.stringify(definition);
     const known = sharedDefs.get(key)?.name ?? `Shared${sharedDefs.size + 1}`;
     names.set(local, known);
@@ -43,12 +64,16 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
   }
   const relink = (value: unknown): Json => {
     let text = JSON.stringify(value);
+    for (const local of jsonValues) {
+      text = text.replaceAll(`{"$ref":"#/$defs/${local}"}`, JSON.stringify(ANY_JSON_VALUE));
+    }
     for (const [local, name] of names) {
       text = text.replaceAll(`"#/$defs/${local}"`, `"#/components/schemas/${name}"`);
     }
     return JSON.parse(text) as Json;
   };
-  for (const definition of Object.values($defs)) {
+  for (const [local, definition] of Object.entries($defs)) {
+    if (jsonValues.has(local)) continue;
     sharedDefs.get(JSON.stringify(definition))!.schema = relink(definition);
   }
   return relink(json);
@@ -104,6 +129,31 @@ function responseOf(spec: ResponseSpec): Json {
   return { description };
 }
 
+/**
+ * Formats a query's refinements hold that JSON Schema cannot say by itself (createdFrom
+ * takes a date or a date-time: no one format says both).
+ */
+const QUERY_FORMATS: Readonly<Record<string, Json>> = {
+  from: { format: 'date' },
+  to: { format: 'date' },
+};
+
+/**
+ * A query parameter's schema, from the schema its route parses with: a query string's
+ * values are strings, but `limit=5` is read as the integer 5 and `format` as one of its
+ * values, and a generated client types them so.
+ */
+function queryParameterSchema(spec: OperationSpec, name: string): Json {
+  const properties = spec.querySchema
+    ? ((z.toJSONSchema(spec.querySchema, { io: 'output', unrepresentable: 'any' }).properties ??
+        {}) as Record<string, Json>)
+    : {};
+  const schema = properties[name] ?? {};
+  return Object.keys(schema).length > 0
+    ? { ...schema, ...QUERY_FORMATS[name] }
+    : { type: 'string', ...QUERY_FORMATS[name] };
+}
+
 function operationOf(spec: OperationSpec): Json {
   const parameters = [
     ...Object.entries(spec.params ?? {}).map(([name, description]) => ({
@@ -118,7 +168,7 @@ function operationOf(spec: OperationSpec): Json {
       in: 'query',
       required: false,
       description,
-      schema: { type: 'string' },
+      schema: queryParameterSchema(spec, name),
     })),
     ...(spec.idempotent
       ? [
@@ -172,12 +222,18 @@ function errorCatalogTable(): string {
 
 /**
  * The OpenAPI 3.1 document of dzpay's public HTTP interface, generated from the
- * contracts' zod schemas: every route the gateway serves, every error code with an
- * example, and the two endpoints partners host (as `webhooks` and a lookup path note).
+ * contracts' zod schemas: every API route the gateway serves, every error code with an
+ * example, and the two endpoints partners host (as `webhooks`). The payer's pages are
+ * browser pages, not API (they answer HTML and redirects, and a client generator has
+ * nothing to do with them): docs/payments.md describes them; `operations` adds them for
+ * tools that walk every route (the fuzzer).
  */
-export function openApiDocument(serverUrl: string): Json {
+export function openApiDocument(
+  serverUrl: string,
+  operations: readonly OperationSpec[] = API_OPERATIONS,
+): Json {
   const paths: Record<string, Json> = {};
-  for (const spec of OPERATIONS) {
+  for (const spec of operations) {
     paths[spec.path] = { ...paths[spec.path], [spec.method]: operationOf(spec) };
   }
   return {
@@ -186,6 +242,8 @@ export function openApiDocument(serverUrl: string): Json {
     info: {
       title: 'dzpay',
       version: '1.0.0',
+      // As the SDKs' LICENSE files.
+      license: { name: 'MIT', identifier: 'MIT' },
       summary: 'Payments in Algerian dinar: hosted checkout, static QR codes, product references.',
       description: [
         'Money in the payments API is integer centimes; QR amounts and status amounts are DZD.',
@@ -217,12 +275,18 @@ export function openApiDocument(serverUrl: string): Json {
       { name: 'QR codes', description: "A merchant's static QR codes and their images" },
       { name: 'QR configuration', description: 'Amounts of static QR codes' },
       { name: 'Status', description: 'Lock and payment status of product references' },
-      { name: 'Payer pages', description: 'HTML pages payers open (ar, fr, en); no key' },
+      {
+        name: 'Partner server',
+        description: "What dzpay sends to a partner's server: its webhooks and product lookups",
+      },
     ],
     paths,
     webhooks: {
       paymentOutcome: {
         post: {
+          operationId: 'paymentOutcomeWebhook',
+          tags: ['Partner server'],
+          security: [{ webhookSignature: [] }],
           summary: 'POST {API_URL}/webhooks/platform on the partner server',
           description:
             'Signed with X-Signature (hex HMAC-SHA256 of the raw body followed by X-Timestamp) and the Standard Webhooks headers; retried until the partner answers 2xx `{"success": true}` (docs/webhooks.md).',
@@ -243,6 +307,9 @@ export function openApiDocument(serverUrl: string): Json {
       },
       productLookup: {
         get: {
+          operationId: 'productLookup',
+          tags: ['Partner server'],
+          security: [{ partnerSecret: [] }],
           summary: 'GET {API_URL}/{reference} on the partner server',
           description:
             'dzpay looks a product reference up before a payer pays it (docs/agency.md).',
@@ -267,6 +334,19 @@ export function openApiDocument(serverUrl: string): Json {
           in: 'header',
           name: 'x-api-key',
           description: 'the merchant API key',
+        },
+        webhookSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Signature',
+          description:
+            "How a partner knows a webhook is dzpay's: the hex HMAC-SHA256, under the signing secret, of the raw body followed by X-Timestamp (and the Standard Webhooks `webhook-signature`); the partner SDKs check both (docs/webhooks.md)",
+        },
+        partnerSecret: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "The partner's API secret, which dzpay sends as `Authorization: Bearer` on product lookups, and on webhooks only to the origin of the partner's API_URL (docs/webhooks.md)",
         },
       },
       schemas: {

@@ -39,7 +39,14 @@ export interface OperationSpec {
   apiKey: boolean;
   idempotent?: boolean;
   params?: Record<string, string>;
+  /** What each query parameter means, by name. */
   query?: Record<string, string>;
+  /**
+   * The contracts schema the route parses its query with: each parameter's type, bounds
+   * and values in the document are that schema's (integers, enums, formats), so that a
+   * generated client sends what the route accepts. Its fields are the `query` names.
+   */
+  querySchema?: z.ZodObject;
   body?: { schema: z.ZodType; example: unknown; required?: boolean } | { form: string };
   responses: Record<number, ResponseSpec>;
 }

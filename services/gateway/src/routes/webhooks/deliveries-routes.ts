@@ -1,15 +1,9 @@
-import { Rpc } from '@dzpay/contracts';
+import { Rpc, WebhookDeliveriesQuery } from '@dzpay/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../../deps.ts';
 import { requireApiKey } from '../shared/authenticate.ts';
 import { parseQuery } from '../shared/query-string.ts';
 import { scopedAsk } from '../shared/scoped-ask.ts';
-
-/**
- * The query of GET /api/v1/webhooks/deliveries: the dispatcher's request without the
- * scope (the key gives it), so the two never disagree; any other parameter is refused.
- */
-const DeliveriesQuery = Rpc.webhookDeliveriesList.request.omit({ merchantId: true, mode: true });
 
 /**
  * The merchant API's list of every webhook delivery (GET /api/v1/webhooks/deliveries):
@@ -21,7 +15,7 @@ export function webhookDeliveriesRoutes(app: FastifyInstance, deps: GatewayDeps)
   const ask = scopedAsk(deps, deps.serviceTimeoutMs);
 
   app.get('/api/v1/webhooks/deliveries', routeOptions, async (request) => {
-    const query = parseQuery(DeliveriesQuery, request.query);
+    const query = parseQuery(WebhookDeliveriesQuery, request.query);
     const data = await ask(request, Rpc.webhookDeliveriesList, query);
     return { statusCode: 200, message: 'Webhook deliveries', data };
   });

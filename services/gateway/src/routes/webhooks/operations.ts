@@ -4,7 +4,9 @@ import {
   Rpc,
   SigningSecretRotate,
   SigningSecretRotatedResponse,
+  WebhookDeliveriesQuery,
   WebhookEventResponse,
+  WebhookEventsQuery,
   WebhookEventsResponse,
   WebhookSettingsResponse,
   WebhookSettingsUpdate,
@@ -120,6 +122,7 @@ export const WEBHOOKS_OPERATIONS: readonly OperationSpec[] = [
       from: 'first day, YYYY-MM-DD in Algiers (included)',
       to: 'last day, YYYY-MM-DD in Algiers (included); not before from',
     },
+    querySchema: WebhookDeliveriesQuery,
     responses: {
       200: {
         description: 'one page',
@@ -311,6 +314,7 @@ export const WEBHOOKS_OPERATIONS: readonly OperationSpec[] = [
       type: 'payment.success, payment.fail, payment.refunded or webhook.test',
       paymentId: 'only the events of this payment (UUID)',
     },
+    querySchema: WebhookEventsQuery,
     responses: {
       200: {
         description: 'one page',

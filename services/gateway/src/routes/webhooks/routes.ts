@@ -1,12 +1,11 @@
 import {
   Rpc,
   DEFAULT_WEBHOOK_EVENTS,
-  EVENTS_PAGE_MAX,
   isJsonObject,
   SigningSecretRotate,
   WebhookEventKind,
+  WebhookEventsQuery,
   WebhookSettingsUpdate,
-  WebhookType,
   type WebhookSettingsView,
 } from '@dzpay/contracts';
 import { type NatsConnection, apiUrlProblem } from '@dzpay/platform';
@@ -14,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { KeyOwnerLookup } from '../../adapters/key-owner-cache.ts';
 import { authOf, requireApiKey } from '../shared/authenticate.ts';
 import { scopedAsk } from '../shared/scoped-ask.ts';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   type WebhookSettingsRow,
   DEFAULT_GRACE_HOURS,
@@ -127,7 +126,7 @@ export function webhookSettingsRoutes(app: FastifyInstance, deps: GatewayDeps): 
   });
 
   app.get('/api/v1/events', routeOptions, async (request) => {
-    const query = parse(EventsQuery, request.query);
+    const query = parse(WebhookEventsQuery, request.query);
     const data = await ask(request, Rpc.webhookEventsList, {
       ...query,
       limit: query.limit ?? DEFAULT_PAGE,
@@ -146,18 +145,6 @@ export function webhookSettingsRoutes(app: FastifyInstance, deps: GatewayDeps): 
 }
 
 const DEFAULT_PAGE = 20;
-
-const EventsQuery = z.strictObject({
-  limit: z.coerce
-    .number()
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(EVENTS_PAGE_MAX, `limit must be at most ${EVENTS_PAGE_MAX}`)
-    .optional(),
-  cursor: z.string().min(1).max(200).optional(),
-  type: WebhookType.optional(),
-  paymentId: z.uuid('paymentId must be a UUID').optional(),
-});
 
 function settingsView(row: WebhookSettingsRow | null, now: Date): WebhookSettingsView {
   const events = (row?.webhookEvents ?? DEFAULT_WEBHOOK_EVENTS).filter(
