@@ -25,7 +25,9 @@ describe('every input has an answer in the envelope', () => {
     async () => {
       const { stack, world } = fuzz;
       // The API document and the payer's pages: every route the gateway serves.
-      const document = openApiDocument(stack.gateway.url, OPERATIONS) as unknown as OpenApiDocument;
+      const document = openApiDocument(stack.gateway.url, {
+        operations: OPERATIONS,
+      }) as unknown as OpenApiDocument;
       const routes = routeTargets(document, servedRoutes(stack.gateway.app));
       const result: FuzzResult = await runFuzz({
         baseUrl: stack.gateway.url,

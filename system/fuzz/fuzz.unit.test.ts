@@ -10,7 +10,9 @@ import { requestArbitrary, routeTargets, type OpenApiDocument } from './requests
 import { schemaArbitrary } from './schema.ts';
 import type { World } from './world.ts';
 
-const document = openApiDocument('http://127.0.0.1', OPERATIONS) as unknown as OpenApiDocument;
+const document = openApiDocument('http://127.0.0.1', {
+  operations: OPERATIONS,
+}) as unknown as OpenApiDocument;
 const world: World = {
   merchantId: '7f0c1f3e-7a5b-4c7e-9d2a-0f5b8c1d2e3f',
   inactiveMerchantId: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',

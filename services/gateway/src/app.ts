@@ -128,6 +128,9 @@ export async function buildGatewayApp(deps: GatewayDeps): Promise<FastifyInstanc
   paymentLinkRoutes(app, deps);
   await checkoutRoutes(app, deps);
   await agencyRoutes(app, deps);
-  await docsRoutes(app, deps.publicBaseUrl);
+  await docsRoutes(app, deps.publicBaseUrl, {
+    api: deps.rateLimitPerMinute,
+    status: deps.statusRateLimitPerMinute,
+  });
   return app;
 }

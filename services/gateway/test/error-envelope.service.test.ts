@@ -30,7 +30,7 @@ beforeAll(async () => {
     serviceTimeoutMs: 1_000,
     paymentsTimeoutMs: 1_000,
   });
-  await docsRoutes(app, 'http://127.0.0.1');
+  await docsRoutes(app, 'http://127.0.0.1', { api: 600, status: 60 });
   await app.listen({ host: '127.0.0.1', port: 0 });
   port = (app.server.address() as { port: number }).port;
 });

@@ -1,7 +1,7 @@
 // Responses every route behind an API key shares, described once for the OpenAPI document.
 
 export const rateLimited = {
-  description: 'too many requests for this key',
+  description: 'more than RATE_LIMIT_PER_MINUTE requests a minute for this key; safe to retry',
   shape: 'rate-limit',
 } as const;
 export const unavailable = (what: string) => ({

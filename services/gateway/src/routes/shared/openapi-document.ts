@@ -9,7 +9,7 @@ import {
 } from '@dzpay/contracts';
 import { WebhookEvent } from '@dzpay/partner-sdk';
 import { z } from 'zod';
-import { errorExample, examples } from './openapi-examples.ts';
+import { errorExample, examples, rateLimitedExample } from './openapi-examples.ts';
 import type { OperationSpec, ResponseSpec } from './operation-spec.ts';
 import { API_OPERATIONS } from '../operations.ts';
 
@@ -83,7 +83,43 @@ const jsonContent = (schema: Json, example: unknown) => ({
   'application/json': { schema, example },
 });
 
-function responseOf(spec: ResponseSpec): Json {
+/** What a deployment enforces, as its 429 examples say: requests a minute per key. */
+export interface DocumentedLimits {
+  /** RATE_LIMIT_PER_MINUTE */
+  api: number;
+  /** STATUS_RATE_LIMIT_PER_MINUTE */
+  status: number;
+}
+
+/** The gateway's defaults (services/gateway/src/config.ts). */
+const DEFAULT_LIMITS: DocumentedLimits = { api: 600, status: 60 };
+
+/** The headers @fastify/rate-limit sends with every answer of a limited route. */
+const RATE_LIMIT_HEADERS = (perMinute: number): Json => ({
+  'x-ratelimit-limit': {
+    description: 'requests a minute this key may send',
+    schema: { type: 'integer', example: perMinute },
+  },
+  'x-ratelimit-remaining': {
+    description: 'what is left of them',
+    schema: { type: 'integer' },
+  },
+  'x-ratelimit-reset': {
+    description: 'seconds until the window starts again',
+    schema: { type: 'integer' },
+  },
+});
+
+/** The header a 2xx answered from an Idempotency-Key's stored answer carries. */
+const REPLAYED_HEADER: Json = {
+  'idempotent-replayed': {
+    description:
+      '`true` when this is the stored answer of an earlier request with the same Idempotency-Key (nothing was done again); absent otherwise',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+function responseOf(spec: ResponseSpec, limits: DocumentedLimits): Json {
   const { description } = spec;
   if ('json' in spec)
     return { description, content: jsonContent(schemaOf(spec.json, 'output'), spec.example) };
@@ -100,14 +136,31 @@ function responseOf(spec: ResponseSpec): Json {
       },
     };
   }
-  if ('shape' in spec) {
-    const [ref, example] =
-      spec.shape === 'validation-list'
-        ? ['ValidationList', examples.validationList]
-        : ['RateLimitError', examples.rateLimited];
+  if ('shape' in spec && spec.shape === 'rate-limit') {
+    const perMinute = spec.limit === 'status' ? limits.status : limits.api;
     return {
       description,
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` }, example } },
+      headers: {
+        ...RATE_LIMIT_HEADERS(perMinute),
+        'retry-after': { description: 'seconds to wait', schema: { type: 'integer' } },
+      },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/RateLimitError' },
+          example: rateLimitedExample(perMinute),
+        },
+      },
+    };
+  }
+  if ('shape' in spec) {
+    return {
+      description,
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/ValidationList' },
+          example: examples.validationList,
+        },
+      },
     };
   }
   if ('html' in spec)
@@ -154,7 +207,7 @@ function queryParameterSchema(spec: OperationSpec, name: string): Json {
     : { type: 'string', ...QUERY_FORMATS[name] };
 }
 
-function operationOf(spec: OperationSpec): Json {
+function operationOf(spec: OperationSpec, limits: DocumentedLimits): Json {
   const parameters = [
     ...Object.entries(spec.params ?? {}).map(([name, description]) => ({
       name,
@@ -207,7 +260,13 @@ function operationOf(spec: OperationSpec): Json {
             },
           }),
     responses: Object.fromEntries(
-      Object.entries(spec.responses).map(([status, response]) => [status, responseOf(response)]),
+      Object.entries(spec.responses).map(([status, response]) => {
+        const described = responseOf(response, limits);
+        const success = Number(status) >= 200 && Number(status) < 300;
+        if (!success || !spec.idempotent) return [status, described];
+        const headers = { ...(described.headers as Json | undefined), ...REPLAYED_HEADER };
+        return [status, { ...described, headers }];
+      }),
     ),
   };
 }
@@ -230,11 +289,14 @@ function errorCatalogTable(): string {
  */
 export function openApiDocument(
   serverUrl: string,
-  operations: readonly OperationSpec[] = API_OPERATIONS,
+  {
+    operations = API_OPERATIONS,
+    limits = DEFAULT_LIMITS,
+  }: { operations?: readonly OperationSpec[]; limits?: DocumentedLimits } = {},
 ): Json {
   const paths: Record<string, Json> = {};
   for (const spec of operations) {
-    paths[spec.path] = { ...paths[spec.path], [spec.method]: operationOf(spec) };
+    paths[spec.path] = { ...paths[spec.path], [spec.method]: operationOf(spec, limits) };
   }
   return {
     openapi: '3.1.0',

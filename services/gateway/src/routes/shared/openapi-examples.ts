@@ -24,7 +24,8 @@ const PAYMENT_DATA = {
   metadata: { cartId: 'C-42' },
   orderId: 'b7c0e6a4-5d1f-4c1e-9a7b-3f2e1d0c9b8a',
   approvalCode: '482910',
-  maskedPan: '628058******0009',
+  // As the card network masks it: the first six and the last four digits.
+  maskedPan: '628058**0009',
   failureReason: null,
   refundedAmount: 0,
   pendingRefundAmount: 0,
@@ -64,7 +65,8 @@ export const examples = {
       language: 'fr',
       status: 'created',
       expiresAt: '2026-11-21T10:15:00.000Z',
-      checkoutUrl: 'https://pay.example.dz/checkout/ck_9xJ2mQ4rT7vW1yZ3',
+      // The token is 32 random bytes in base64url: 43 characters.
+      checkoutUrl: 'https://pay.dzpay.dz/checkout/Qm9uam91ciBkenBheSwgdm9pY2kgdW4gamV0b24gZGU',
     },
   },
   payment: {
@@ -184,11 +186,13 @@ export const examples = {
     message: ['token should not be empty', 'amounts must contain at least 1 element'],
     error: 'Bad Request',
   },
-  rateLimited: {
-    statusCode: 429,
-    message: 'Too many requests: at most 60 per minute. Retry in 1 minute.',
-  },
 } as const;
+
+/** The 429 of a per-key limit, as app.ts's errorResponseBuilder words it. */
+export const rateLimitedExample = (perMinute: number) => ({
+  statusCode: 429,
+  message: `Too many requests: at most ${perMinute} per minute. Retry in 1 minute.`,
+});
 
 /** What each error code's example says, and the details it carries. */
 const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: Record<string, unknown> }> = {

@@ -7,7 +7,9 @@ import type { z } from 'zod';
 export type ResponseSpec =
   | { description: string; json: z.ZodType; example: unknown }
   | { description: string; errors: readonly ErrorCode[] }
-  | { description: string; shape: 'validation-list' | 'rate-limit' }
+  | { description: string; shape: 'validation-list' }
+  /** 429 of a per-key limit: the API's (RATE_LIMIT_PER_MINUTE) or the status endpoint's. */
+  | { description: string; shape: 'rate-limit'; limit?: 'status' }
   | { description: string; html: true }
   | { description: string; redirect: true }
   | { description: string; empty: true }

@@ -33,7 +33,11 @@ export const STATUS_OPERATIONS: readonly OperationSpec[] = [
         description: "the key's merchant account is not active",
         errors: ['PARTNER_API403_MERCHANT_INACTIVE'],
       },
-      429: { description: 'more than 60 requests a minute; safe to retry', shape: 'rate-limit' },
+      429: {
+        description: 'more than STATUS_RATE_LIMIT_PER_MINUTE requests a minute; safe to retry',
+        shape: 'rate-limit',
+        limit: 'status',
+      },
       500: internal,
       503: unavailable('status'),
     },
