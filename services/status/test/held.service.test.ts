@@ -113,32 +113,6 @@ describe('a reference is called free only when payments agrees', () => {
     expect((await ask(reference)).stage).toBe('refunded');
   });
 
-  // Seed 410 (a NATS node killed, the relay publishing its outbox a piece at a time): paid
-  // was read from payments' rows while the stream had nothing of the attempt; 35 s later
-  // the stream brought its earlier states, and the projection alone said locked.
-  it('never reads locked after paid from the rows, when the stream brings older states after', async () => {
-    const reference = `LATE-${randomUUID()}`;
-    const attempt = attemptEvents(alice, reference);
-    holding(reference, versioned(attempt.succeeded(), 3));
-    expect(await ask(reference)).toMatchObject({ stage: 'paid', paymentId: attempt.paymentId });
-
-    await publish(nats, infra.natsPrefix, versioned(attempt.created(), 1));
-    await publish(nats, infra.natsPrefix, versioned(attempt.processing(null), 2));
-    // Applied in stream order: once an attempt published after them is projected, so are they.
-    const marker = `MARK-${randomUUID()}`;
-    await publish(nats, infra.natsPrefix, attemptEvents(alice, marker).created());
-    await expect.poll(async () => (await ask(marker)).stage, poll).toBe('locked');
-
-    const answer = await ask(reference);
-    expect(answer).toMatchObject({ stage: 'paid', paymentId: attempt.paymentId });
-    // The projection holds the success itself: the answer names its row.
-    expect(Object.keys(answer.revisions ?? {})).toEqual([attempt.paymentId]);
-
-    // Its own success event, come at last, is the state already there.
-    await publish(nats, infra.natsPrefix, versioned(attempt.succeeded(), 3));
-    expect((await ask(reference)).stage).toBe('paid');
-  });
-
   it('does not ask payments when the projection already says locked or paid', async () => {
     const reference = `HELD-${randomUUID()}`;
     const attempt = attemptEvents(alice, reference);

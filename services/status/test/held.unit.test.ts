@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredAttempt } from '../src/adapters/attempts-cache.ts';
 import type { AttemptUpdate } from '../src/domain/attempt-event.ts';
-import { callsFree, heldAhead, withHeldAttempts } from '../src/domain/held.ts';
+import { callsFree, withHeldAttempts } from '../src/domain/held.ts';
 import { statusOf } from '../src/domain/stage.ts';
 
 const at = new Date('2030-01-01T10:00:00.000Z');
@@ -85,17 +85,5 @@ describe('withHeldAttempts', () => {
   it('changes nothing when payments holds nothing', () => {
     const projected = [stored(A, 'failed', 3)];
     expect(withHeldAttempts(projected, [])).toEqual(projected);
-  });
-});
-
-describe('heldAhead', () => {
-  it('names the rows the projection lacks or holds older, the ones to record', () => {
-    const projected = [stored(A, 'processing', 2)];
-    expect(heldAhead(projected, [row(A, 'success', 3), row(B, 'pending', 1)])).toEqual([
-      row(A, 'success', 3),
-      row(B, 'pending', 1),
-    ]);
-    expect(heldAhead([stored(A, 'success', 3)], [row(A, 'success', 3)])).toEqual([]);
-    expect(heldAhead([stored(A, 'refunded', 4)], [row(A, 'success', 3)])).toEqual([]);
   });
 });

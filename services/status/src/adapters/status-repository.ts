@@ -93,29 +93,6 @@ export function statusRepository(
     },
 
     /**
-     * Writes states of attempts read from payments' rows that the projection lacks or
-     * holds older (domain/held.ts `heldAhead`), as their events will when the stream
-     * brings them: under the same rule (the payment's version), so an older event that
-     * arrives after changes nothing, and a newer one still wins. Status answers a stage
-     * computed from such a state only once it is here: every replica and gateway then
-     * hears of it (the row's revision, notified at commit), and none answers an older
-     * state of that attempt after, say `locked` after a partner was told `paid`.
-     * A state without a version cannot be ordered against the stream's: not written.
-     * Such a row reflects no stream event yet (`stream_seq` 0).
-     */
-    async recordHeld(updates: readonly AttemptUpdate[]): Promise<void> {
-      const versioned = updates.filter((update) => update.paymentVersion !== null);
-      if (versioned.length === 0) return;
-      const changed = await sql.begin((tx) =>
-        upsertAttempts(
-          tx,
-          versioned.map((update) => ({ update, streamSeq: 0 })),
-        ),
-      );
-      committed(changed);
-    },
-
-    /**
      * Applies WEBHOOKS messages the same way: each attempt's webhook delivery state,
      * unless it already reflects a later WEBHOOKS sequence. An attempt not projected yet
      * gets it when its first payment event is (pending_webhook_deliveries).

@@ -26,8 +26,9 @@ export function withHeldAttempts(
   held: readonly AttemptUpdate[],
 ): StoredAttempt[] {
   const byId = new Map(projected.map((attempt) => [attempt.paymentId, attempt]));
-  for (const update of heldAhead(projected, held)) {
+  for (const update of held) {
     const known = byId.get(update.paymentId);
+    if (known && isAtLeastAsNew(known, update)) continue;
     byId.set(update.paymentId, {
       paymentId: update.paymentId,
       status: update.status,
@@ -46,25 +47,6 @@ export function withHeldAttempts(
     });
   }
   return [...byId.values()];
-}
-
-/**
- * The states of payments' rows that withHeldAttempts takes: those of attempts the
- * projection lacks or holds in an older state. An answer computed from them is ahead of
- * the projection, so they are written into it before the answer goes out
- * (StatusRepository.recordHeld): the stream may bring the attempt's older states later
- * (its leader lost, the relay publishing its outbox a piece at a time), and a partner
- * told `paid` from payments' rows must not read `locked` from the projection after.
- */
-export function heldAhead(
-  projected: readonly StoredAttempt[],
-  held: readonly AttemptUpdate[],
-): AttemptUpdate[] {
-  const byId = new Map(projected.map((attempt) => [attempt.paymentId, attempt]));
-  return held.filter((update) => {
-    const known = byId.get(update.paymentId);
-    return !known || !isAtLeastAsNew(known, update);
-  });
 }
 
 /**
