@@ -208,3 +208,166 @@ describe('actions with the API', () => {
     expect(await events('', other.testKey)).toEqual([]);
   });
 });
+
+describe('an action sent again is recorded once', () => {
+  const key = () => ({ 'x-api-key': shop.testKey });
+  /** The action's events on the target, once every earlier write has landed. */
+  async function countOf(action: string, target: string): Promise<number> {
+    // A later action's event written means the answered-again requests' hooks have run.
+    const rotations = async () => (await events('?action=webhook.secret_rotate&limit=100')).length;
+    const before = await rotations();
+    const sentinel = await stack.post('/api/v1/webhooks/signing-secret/rotate', {}, key());
+    expect(sentinel.status).toBe(200);
+    await expect.poll(rotations, { timeout: 5_000 }).toBeGreaterThan(before);
+    const all = await events(`?action=${action}&limit=100`);
+    return all.filter((event) => event.target === target).length;
+  }
+
+  it('with the API: a refund, a cancel and a link made with their Idempotency-Key, a link ended and settings saved again', async () => {
+    const payment = await paid();
+    const refunds = [];
+    for (let i = 0; i < 3; i++) {
+      refunds.push(
+        await stack.post(
+          `/api/v1/payments/${payment.id}/refund`,
+          { amount: 10_000 },
+          {
+            ...key(),
+            'idempotency-key': `again-refund-${payment.id}`,
+          },
+        ),
+      );
+    }
+    expect(refunds.map((r) => [r.status, r.headers.get('idempotent-replayed')])).toEqual([
+      [200, null],
+      [200, 'true'],
+      [200, 'true'],
+    ]);
+    expect((await read(payment.id)).refundedAmount).toBe(10_000);
+    await eventOf('payment.refund', payment.id);
+
+    const created = await stack.post(
+      '/api/v1/payments',
+      {
+        amount: 100_000,
+        currency: 'DZD',
+        reference: `AGAIN-CANCEL-${Date.now()}`,
+        successUrl: 'https://shop.example/ok',
+        failureUrl: 'https://shop.example/ko',
+      },
+      key(),
+    );
+    const { id } = ((await created.json()) as { data: { id: string } }).data;
+    const cancels = [];
+    for (const idempotencyKey of ['again-cancel', 'again-cancel', null]) {
+      const headers = idempotencyKey ? { ...key(), 'idempotency-key': idempotencyKey } : key();
+      cancels.push(await stack.post(`/api/v1/payments/${id}/cancel`, {}, headers));
+    }
+    expect(cancels.map((r) => [r.status, r.headers.get('idempotent-replayed')])).toEqual([
+      [200, null],
+      [200, 'true'],
+      // No key: a payment already cancelled is answered again, nothing done, nothing replayed.
+      [200, null],
+    ]);
+
+    const links = [];
+    for (let i = 0; i < 3; i++) {
+      links.push(
+        await stack.post(
+          '/api/v1/payment-links',
+          { label: 'Again', amount: 20_000 },
+          {
+            ...key(),
+            'idempotency-key': `again-link-${id}`,
+          },
+        ),
+      );
+    }
+    expect(links.map((r) => [r.status, r.headers.get('idempotent-replayed')])).toEqual([
+      [201, null],
+      [201, 'true'],
+      [201, 'true'],
+    ]);
+    const linkIds = await Promise.all(
+      links.map(async (r) => ((await r.json()) as { data: { id: string } }).data.id),
+    );
+    expect(new Set(linkIds).size).toBe(1);
+    const linkId = linkIds[0]!;
+    for (let i = 0; i < 3; i++) {
+      const ended = await stack.post(`/api/v1/payment-links/${linkId}/deactivate`, {}, key());
+      expect(ended.status).toBe(200);
+    }
+
+    const url = `https://again.example/hooks/${id}`;
+    for (let i = 0; i < 3; i++) {
+      const put = await fetch(`${stack.gateway.url}/api/v1/webhooks/settings`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', ...key() },
+        body: JSON.stringify({ url, events: ['payment.success', 'payment.fail'] }),
+      });
+      expect(put.status).toBe(200);
+    }
+
+    expect(await countOf('payment.refund', payment.id)).toBe(1);
+    expect(await countOf('payment.cancel', id)).toBe(1);
+    expect(await countOf('payment_link.create', linkId)).toBe(1);
+    expect(await countOf('payment_link.deactivate', linkId)).toBe(1);
+    expect(await countOf('webhook.settings_update', url)).toBe(1);
+  });
+
+  it('in the dashboard: a refund form, a cancel, a link ended and settings saved, each sent three times', async () => {
+    const payment = await paid();
+    for (let i = 0; i < 3; i++) {
+      await owner.get(`/dashboard/payments/${payment.id}`);
+      const done = await owner.post(`/dashboard/payments/${payment.id}/refund`, {
+        amount: '100',
+        idempotencyKey: `again-form-${payment.id}`,
+        confirmed: 'yes',
+      });
+      expect(done.status).toBe(303);
+    }
+    expect((await read(payment.id)).refundedAmount).toBe(10_000);
+
+    const created = await stack.post(
+      '/api/v1/payments',
+      {
+        amount: 100_000,
+        currency: 'DZD',
+        reference: `AGAIN-DASH-${Date.now()}`,
+        successUrl: 'https://shop.example/ok',
+        failureUrl: 'https://shop.example/ko',
+      },
+      key(),
+    );
+    const { id } = ((await created.json()) as { data: { id: string } }).data;
+    for (let i = 0; i < 3; i++) {
+      await owner.get(`/dashboard/payments/${id}`);
+      expect((await owner.post(`/dashboard/payments/${id}/cancel`, {})).status).toBe(303);
+    }
+
+    const link = await stack.post(
+      '/api/v1/payment-links',
+      { label: 'Dash', amount: 20_000 },
+      key(),
+    );
+    const linkId = ((await link.json()) as { data: { id: string } }).data.id;
+    for (let i = 0; i < 3; i++) {
+      await owner.get(`/dashboard/payment-links/${linkId}/deactivate`);
+      expect((await owner.post(`/dashboard/payment-links/${linkId}/deactivate`, {})).status).toBe(
+        303,
+      );
+    }
+
+    const url = `https://again.example/dashboard/${id}`;
+    for (let i = 0; i < 3; i++) {
+      await owner.get('/dashboard/webhooks');
+      const saved = await owner.post('/dashboard/webhooks', { url, events: 'payment.success' });
+      expect(saved.status).toBeLessThan(400);
+    }
+
+    expect(await countOf('payment.refund', payment.id)).toBe(1);
+    expect(await countOf('payment.cancel', id)).toBe(1);
+    expect(await countOf('payment_link.deactivate', linkId)).toBe(1);
+    expect(await countOf('webhook.settings_update', url)).toBe(1);
+  });
+});

@@ -196,6 +196,38 @@ describe('pnpm dzpay (admin command line)', () => {
     }
   });
 
+  it("says where webhooks go: a merchant's own webhook URL keeps them unless --webhooks-to-partner", async () => {
+    const shop = await stack.merchant('Merchant then partner');
+    const put = await fetch(`${stack.gateway.url}/api/v1/webhooks/settings`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-api-key': shop.testKey },
+      body: JSON.stringify({ url: 'https://shop.example/webhooks/platform' }),
+    });
+    expect(put.status).toBe(200);
+    const partner = ['merchant', 'partner', shop.id, '--mode', 'test'];
+    const server = ['--api-url', 'https://books.example/dzpay', '--api-secret', 's3cret'];
+    const kept = await dzpay(...partner, ...server);
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toContain(
+      "webhooks still go to https://shop.example/webhooks/platform, the merchant's own webhook URL, not to the partner",
+    );
+    expect(kept.stdout).toContain('--webhooks-to-partner');
+
+    const moved = await json<{ webhooksTo: string }>(
+      ...partner,
+      ...server,
+      '--webhooks-to-partner',
+    );
+    expect(moved.webhooksTo).toBe('https://books.example/dzpay/webhooks/platform');
+    const settings = await stack.get('/api/v1/webhooks/settings', { 'x-api-key': shop.testKey });
+    // The API says the same: where webhooks go is now the partner's default path.
+    expect(((await settings.json()) as { data: { url: string | null } }).data.url).toBe(
+      'https://books.example/dzpay/webhooks/platform',
+    );
+    const told = await dzpay(...partner, ...server);
+    expect(told.stdout).toContain('webhooks go to https://books.example/dzpay/webhooks/platform');
+  });
+
   it("sets a partner's server, shows a new signing secret once, and rotates it with a grace period", async () => {
     const merchant = await json<{ id: string }>(
       'merchant',

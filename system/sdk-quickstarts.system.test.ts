@@ -83,6 +83,25 @@ async function composerProject(dir: string): Promise<void> {
   );
 }
 
+/** The README's admin CLI line, on this run's dzpay and with the partner on `port`. */
+const connectCommand = (
+  dzpay: ReturnType<typeof ownDzpay>,
+  cli: string,
+  readmePort: string,
+  port: number,
+) =>
+  substitute(cli, [
+    ['.dzpay-nats/', `${dzpay.start.natsDir}/`],
+    ['./.dzpay-demo.json', dzpay.start.demoFile],
+    [readmePort, String(port)],
+  ]);
+
+/** A webhook delivery as GET /api/v1/payments/{id}/webhooks lists it. */
+interface Delivery {
+  eventType: string;
+  state: string;
+}
+
 /**
  * The README's admin CLI line that makes the partner's endpoint the demo merchant's (its
  * API_URL on `port` where the README says `readmePort`): the signing secret it prints.
@@ -93,12 +112,7 @@ async function connectPartner(
   readmePort: string,
   port: number,
 ): Promise<string> {
-  const connect = substitute(cli, [
-    ['.dzpay-nats/', `${dzpay.start.natsDir}/`],
-    ['./.dzpay-demo.json', dzpay.start.demoFile],
-    [readmePort, String(port)],
-  ]);
-  const connected = await paste(connect, REPO);
+  const connected = await paste(connectCommand(dzpay, cli, readmePort, port), REPO);
   const signingSecret = /signing secret \(shown this once\): (whsec_\S+)/.exec(connected)?.[1];
   expect(signingSecret, connected).toBeDefined();
   return signingSecret!;
@@ -219,22 +233,75 @@ describe('a new PHP merchant, following sdks/php/README.md on pnpm start', () =>
   }, 120_000);
 });
 
-describe('a new Python partner, following sdks/python/README.md on pnpm start', () => {
+describe('a new Python merchant, then its partner, following sdks/python/README.md on one pnpm start', () => {
   const dzpay = ownDzpay('python-quickstart');
-  it('connects its endpoint, sells BOOK-42 through the sandbox and verifies the webhook', async () => {
+  it('takes a payment with the example shop and its webhook, then sells BOOK-42 on the same demo merchant', async () => {
     const blocks = await readmeBlocks(PYTHON_README);
-    const partnerPort = await freePort();
+    const [shopPort, partnerPort] = [await freePort(), await freePort()];
     // Install: "or, in the clone, without installing" (nothing here reaches a Python index).
     const env = { ...process.env, PYTHONPATH: join(REPO, 'sdks/python/src') };
+    const client = substitute(blockWith(blocks, 'python', 'api_key="pk_test_..."'), [
+      ['pk_test_...', dzpay.demo.key],
+      ['http://localhost:8080', dzpay.gateway],
+    ]);
 
-    // 3. Connect the example (the admin CLI prints the signing secret) and run it.
+    // Merchant 3: the webhook settings, the signing secret printed once.
+    const settings = substitute(blockWith(blocks, 'python', 'client.set_webhook_settings('), [
+      ['8001', String(shopPort)],
+    ]);
+    const setup = join(dzpay.dir, 'webhook_setup.py');
+    await writeFile(setup, `${client}\n${settings}`);
+    const signingSecret = (await paste(`python3 ${setup}`, REPO, env)).trim();
+    expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+
+    // Merchant 4: the example shop, paid through the sandbox; its webhook verified.
+    const runShop = substitute(blockWith(blocks, 'sh', 'examples/checkout.py'), [
+      ['cd sdks/python && pip install .', 'cd sdks/python'],
+      ['pk_test_...', dzpay.demo.key],
+      ['http://localhost:8080', dzpay.gateway],
+      ['whsec_...', signingSecret],
+    ]);
+    await serve(runShop, REPO, shopPort, { ...env, PORT: String(shopPort) });
+    const shopUrl = `http://localhost:${shopPort}`;
+    const order = /name="reference" value="([^"]+)"/.exec(await (await fetch(shopUrl)).text())?.[1];
+    expect(order).toBeDefined();
+    const button = await fetch(`${shopUrl}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ reference: order! }).toString(),
+      redirect: 'manual',
+    });
+    expect(button.status).toBe(303);
+    const paid = await payByHttp(button.headers.get('location')!, CARDS.approved);
+    expect(paid.finalUrl).toBe(`${shopUrl}/return?reference=${order}`);
+    expect(await (await fetch(paid.finalUrl!)).text()).toContain(`Order ${order} is paid.`);
+    const paymentId = new URL(paid.returnUrl).pathname.split('/').pop()!;
+    await eventually(async () => {
+      const answer = await fetch(`${dzpay.gateway}/api/v1/payments/${paymentId}/webhooks`, {
+        headers: { 'x-api-key': dzpay.demo.key },
+      });
+      const { deliveries } = ((await answer.json()) as { data: { deliveries: Delivery[] } }).data;
+      return deliveries.some((d) => d.eventType === 'payment.success' && d.state === 'success')
+        ? true
+        : undefined;
+    }, "the shop's endpoint answered the verified payment.success");
+
+    // Partner 3: the same demo merchant becomes the bookshop's; the CLI says where
+    // webhooks go, the signing secret is the one the merchant already has.
     const cli = blockWith(blocks, 'sh', 'pnpm dzpay merchant partner');
-    const signingSecret = await connectPartner(dzpay, cli, '8000', partnerPort);
-    const runShop = substitute(blockWith(blocks, 'sh', 'examples/partner_server.py'), [
+    const connected = await paste(connectCommand(dzpay, cli, '8000', partnerPort), REPO);
+    expect(connected).toContain('webhook signing secret unchanged');
+    expect(connected).toContain(
+      `webhooks go to http://127.0.0.1:${partnerPort}/dzpay/webhooks/platform`,
+    );
+    const runBookshop = substitute(blockWith(blocks, 'sh', 'examples/partner_server.py'), [
       ['whsec_...', signingSecret],
     ]);
     // PORT: the example's own variable (documented in it); the README's API_URL is 8000.
-    const bookshop = await serve(runShop, REPO, partnerPort, { ...env, PORT: String(partnerPort) });
+    const bookshop = await serve(runBookshop, REPO, partnerPort, {
+      ...env,
+      PORT: String(partnerPort),
+    });
     // "The bookshop prints dzpay event <id>: payment.success BOOK-42, and from then on
     // answers ALREADY_PAID."
     await sellBook42(
@@ -243,11 +310,7 @@ describe('a new Python partner, following sdks/python/README.md on pnpm start', 
       `the bookshop prints the verified payment.success:\n${bookshop.output()}`,
     );
 
-    // 4. The reference's status, with the client of the merchant quickstart's step 1.
-    const client = substitute(blockWith(blocks, 'python', 'api_key="pk_test_..."'), [
-      ['pk_test_...', dzpay.demo.key],
-      ['http://localhost:8080', dzpay.gateway],
-    ]);
+    // Partner 4: the reference's status, with the client of the merchant quickstart's step 1.
     const check = blockWith(blocks, 'python', 'client.reference_status("BOOK-42")');
     const yours = ['mark_sold', 'keep_reserved', 'release']
       .map((name) => `def ${name}(reference): print("${name}", reference)`)
@@ -255,7 +318,7 @@ describe('a new Python partner, following sdks/python/README.md on pnpm start', 
     const script = join(dzpay.dir, 'status.py');
     await writeFile(script, `${client}\n${yours}\n${check}`);
     expect((await paste(`python3 ${script}`, REPO, env)).trim()).toBe('mark_sold BOOK-42');
-  }, 120_000);
+  }, 180_000);
 });
 
 describe('a new PHP partner, following sdks/php/README.md on pnpm start', () => {

@@ -46,6 +46,10 @@ interface Settled {
     refundedAmount: number;
     refund: Record<string, unknown>;
   };
+  /** The same refund sent again with its Idempotency-Key: the first answer. */
+  refundAgain: Settled['refund'];
+  /** What the SDK's last response said of each: replayed or not. */
+  refundReplayed: [boolean, boolean];
   payment: { id: string; status: string; refundedAmount: number };
   listed: {
     id: string;
@@ -321,6 +325,9 @@ export function sdkJourney<R extends Registered, P>(sdk: SdkJourney<R, P>): void
         refundedAmount: 50_000,
       });
       expect(settled.refund.refund).toMatchObject({ amount: 50_000, status: 'succeeded' });
+      // Sent again with its key: the same refund, the SDK saying it was replayed.
+      expect(settled.refundAgain).toEqual(settled.refund);
+      expect(settled.refundReplayed).toEqual([false, true]);
       expect(settled.payment).toMatchObject({
         id: payment.id,
         status: 'success',

@@ -181,12 +181,18 @@ export function partnerEndpointsTable(sql: Sql) {
       mode: Mode,
       patch: { url?: string | null; events?: readonly string[] },
       firstSecretSealed: Buffer,
-    ): Promise<{ settings: WebhookSettingsRow; secretCreated: boolean }> {
+    ): Promise<{ settings: WebhookSettingsRow; secretCreated: boolean; unchanged: boolean }> {
       const setUrl = patch.url !== undefined;
       const setEvents = patch.events !== undefined;
       const url = patch.url ?? null;
       const events = patch.events ? [...patch.events] : null;
-      const [row] = await sql<(WebhookSettingsDbRow & { secret_created: boolean })[]>`
+      const [row] = await sql<
+        (WebhookSettingsDbRow & { secret_created: boolean; unchanged: boolean })[]
+      >`
+        with before as (
+          select webhook_url, webhook_events from partner_endpoints
+          where merchant_id = ${merchantId} and mode = ${mode}
+        )
         insert into partner_endpoints as p (merchant_id, mode, webhook_url, webhook_events,
           signing_secret_sealed, signing_secret_created_at)
         values (${merchantId}, ${mode}, ${url}, ${events}::text[], ${firstSecretSealed}, now())
@@ -200,8 +206,16 @@ export function partnerEndpointsTable(sql: Sql) {
         returning ${sql.unsafe(SETTINGS_COLUMNS)},
           -- Sealing uses a fresh nonce: the stored secret is ours only if we stored it,
           -- also when two first PUTs race.
-          signing_secret_sealed = ${firstSecretSealed} as secret_created`;
-      return { settings: toSettings(row!), secretCreated: row!.secret_created };
+          signing_secret_sealed = ${firstSecretSealed} as secret_created,
+          -- The same settings saved again: nothing changed, nothing for the audit log.
+          exists (select 1 from before b where b.webhook_url is not distinct from p.webhook_url
+            and b.webhook_events is not distinct from p.webhook_events)
+            and p.signing_secret_sealed <> ${firstSecretSealed} as unchanged`;
+      return {
+        settings: toSettings(row!),
+        secretCreated: row!.secret_created,
+        unchanged: row!.unchanged,
+      };
     },
   };
 }

@@ -48,19 +48,22 @@ export function webhookSettings(deps: WebhookSettingsDeps) {
   return {
     read: (scope: MerchantScope) => deps.accounts.webhookSettings(scope.merchantId, scope.mode),
 
-    /** The new settings, and the signing secret when this save made the first one. */
+    /**
+     * The new settings, the signing secret when this save made the first one, and whether
+     * the save changed nothing (the same settings saved again: not audited again).
+     */
     async save(
       scope: MerchantScope,
       patch: { url?: string | null; events?: readonly string[] },
-    ): Promise<{ settings: WebhookSettingsRow; signingSecret: string | null }> {
+    ): Promise<{ settings: WebhookSettingsRow; signingSecret: string | null; unchanged: boolean }> {
       const secret = newSigningSecret();
-      const { settings, secretCreated } = await deps.accounts.setWebhookSettings(
+      const { settings, secretCreated, unchanged } = await deps.accounts.setWebhookSettings(
         scope.merchantId,
         scope.mode,
         patch,
         sealed(scope, secret),
       );
-      return { settings, signingSecret: secretCreated ? secret : null };
+      return { settings, signingSecret: secretCreated ? secret : null, unchanged };
     },
 
     /** A new signing secret (shown once); the previous one signs on for the grace period. */

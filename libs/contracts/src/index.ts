@@ -40,7 +40,13 @@ export { Rpc, RpcEnvelope, RpcFailure } from './rpc.ts';
 export type { RpcDefinition } from './rpc-definition.ts';
 
 // Payments: one payment, registered, refunded, listed, and paid on the hosted checkout.
-export { CheckoutStatus, isUuid, PaymentView } from './payments/payment.ts';
+export {
+  AnsweredAgain,
+  CheckoutStatus,
+  isUuid,
+  PaymentsCancelReply,
+  PaymentView,
+} from './payments/payment.ts';
 export {
   jsonDepth,
   MAX_METADATA_BYTES,
@@ -52,6 +58,7 @@ export {
   RegisterPaymentBody,
 } from './payments/registration.ts';
 export {
+  PaymentsRefundAnswer,
   PaymentsRefundReply,
   PaymentsRefundRequest,
   RefundPaymentBody,
@@ -222,6 +229,7 @@ export {
   PaymentLinkToken,
   PaymentLinkTokenRequest,
   PaymentLinkView,
+  PaymentLinkWriteReply,
 } from './payment-links.ts';
 
 // A merchant's balance, its payouts and monthly statements.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { refusingBidiControls } from './bidi-controls.ts';
 import { pageQuery } from './page-query.ts';
 import { READ, rpc } from './rpc-definition.ts';
-import { Language } from './payments/payment.ts';
+import { AnsweredAgain, IdempotencyRequest, Language } from './payments/payment.ts';
 import { MerchantTerms, PaymentMetadata } from './payments/registration.ts';
 import { Mode, MerchantScope } from './scope.ts';
 import { cleanText } from './validation.ts';
@@ -141,7 +141,11 @@ export type PaymentLinkPublicView = z.infer<typeof PaymentLinkPublicView>;
 export const PaymentLinkCreateRequest = z.object({
   merchant: MerchantTerms,
   link: CreatePaymentLinkBody,
+  idempotency: IdempotencyRequest.optional(),
 });
+/** A link created, deactivated, or answered again (AnsweredAgain). */
+export const PaymentLinkWriteReply = PaymentLinkView.extend(AnsweredAgain.shape);
+export type PaymentLinkWriteReply = z.infer<typeof PaymentLinkWriteReply>;
 export type PaymentLinkCreateRequest = z.infer<typeof PaymentLinkCreateRequest>;
 
 export const PaymentLinksListRequest = MerchantScope.extend({
@@ -182,10 +186,14 @@ export type PaymentLinkPayReply = z.infer<typeof PaymentLinkPayReply>;
 
 /** The payment links' NATS subjects, spread into Rpc (rpc.ts). */
 export const PaymentLinksRpc = {
-  paymentLinksCreate: rpc('payments.links.create', PaymentLinkCreateRequest, PaymentLinkView),
+  paymentLinksCreate: rpc('payments.links.create', PaymentLinkCreateRequest, PaymentLinkWriteReply),
   paymentLinksList: rpc('payments.links.list', PaymentLinksListRequest, PaymentLinksPage, READ),
   paymentLinksGet: rpc('payments.links.get', PaymentLinkRequest, PaymentLinkView, READ),
-  paymentLinksDeactivate: rpc('payments.links.deactivate', PaymentLinkRequest, PaymentLinkView),
+  paymentLinksDeactivate: rpc(
+    'payments.links.deactivate',
+    PaymentLinkRequest,
+    PaymentLinkWriteReply,
+  ),
   /** The payer's page: a link by its public token. */
   paymentLinkView: rpc('payments.links.view', PaymentLinkTokenRequest, PaymentLinkPublicView, READ),
   /** The payer pays: a payment made through the link, answered with its checkout. */

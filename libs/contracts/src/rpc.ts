@@ -15,9 +15,14 @@ import {
   CheckoutTokenRequest,
   CheckoutView,
 } from './payments/checkout.ts';
-import { PaymentsCancelRequest, PaymentsGetRequest, PaymentView } from './payments/payment.ts';
+import {
+  PaymentsCancelReply,
+  PaymentsCancelRequest,
+  PaymentsGetRequest,
+  PaymentView,
+} from './payments/payment.ts';
 import { PaymentsListRequest, PaymentsPage } from './payments/payments-list.ts';
-import { PaymentsRefundReply, PaymentsRefundRequest } from './payments/refunds.ts';
+import { PaymentsRefundAnswer, PaymentsRefundRequest } from './payments/refunds.ts';
 import { PaymentsRegisterReply, PaymentsRegisterRequest } from './payments/registration.ts';
 import { QrCodesListReply, QrCodesListRequest } from './qr-codes/qr-codes-list.ts';
 import {
@@ -61,9 +66,9 @@ export const Rpc = {
   // Payments (payments)
   paymentsRegister: rpc('payments.register', PaymentsRegisterRequest, PaymentsRegisterReply),
   paymentsGet: rpc('payments.get', PaymentsGetRequest, PaymentView, READ),
-  paymentsRefund: rpc('payments.refund', PaymentsRefundRequest, PaymentsRefundReply),
+  paymentsRefund: rpc('payments.refund', PaymentsRefundRequest, PaymentsRefundAnswer),
   paymentsList: rpc('payments.list', PaymentsListRequest, PaymentsPage, READ),
-  paymentsCancel: rpc('payments.cancel', PaymentsCancelRequest, PaymentView),
+  paymentsCancel: rpc('payments.cancel', PaymentsCancelRequest, PaymentsCancelReply),
   paymentsReconcile: rpc('payments.reconcile', ReconcileRequest, ReconciliationReport),
   checkoutView: rpc('payments.checkout.view', CheckoutTokenRequest, CheckoutView, READ),
   checkoutStart: rpc('payments.checkout.start', CheckoutTokenRequest, CheckoutStartReply),

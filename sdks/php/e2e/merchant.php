@@ -77,6 +77,10 @@ switch ($command) {
         $id = $argv[2] ?? throw new InvalidArgumentException('settle <paymentId> <amount>');
         $amount = (int) ($argv[3] ?? throw new InvalidArgumentException('settle <paymentId> <amount>'));
         $refund = $dzpay->refundPayment($id, $amount, idempotencyKey: "refund-$id");
+        $refundReplayed = $dzpay->lastResponse()?->header('idempotent-replayed') === 'true';
+        // The same refund sent again (a retry after a timeout): its first answer, marked replayed.
+        $again = $dzpay->refundPayment($id, $amount, idempotencyKey: "refund-$id");
+        $againReplayed = $dzpay->lastResponse()?->header('idempotent-replayed') === 'true';
         $payment = $dzpay->getPayment($id);
         $before = count($transport->sent);
         $listed = [];
@@ -85,6 +89,8 @@ switch ($command) {
         }
         $output = [
             'refund' => $refund,
+            'refundAgain' => $again,
+            'refundReplayed' => [$refundReplayed, $againReplayed],
             'payment' => $payment,
             'listed' => $listed,
             'listRequests' => array_slice($transport->sent, $before),

@@ -38,11 +38,17 @@ def register(client: dzpay.DzpayClient, order: str) -> Dict[str, Any]:
 
 def settle(client: dzpay.DzpayClient, payment_id: str, amount: int) -> Dict[str, Any]:
     refund = client.refund_payment(payment_id, amount=amount, idempotency_key=f"refund-{payment_id}")
+    refund_replayed = client.last_response.replayed if client.last_response else None
+    # The same refund sent again (a retry after a timeout): its first answer, marked replayed.
+    again = client.refund_payment(payment_id, amount=amount, idempotency_key=f"refund-{payment_id}")
+    again_replayed = client.last_response.replayed if client.last_response else None
     payment = client.get_payment(payment_id)
     first_page = client.list_payments(limit=2)
     listed = list(client.iter_payments(page_size=2))
     return {
         "refund": refund,
+        "refundAgain": again,
+        "refundReplayed": [refund_replayed, again_replayed],
         "payment": payment,
         "listed": listed,
         "firstPageNextCursor": first_page["nextCursor"],

@@ -238,8 +238,9 @@ describe('payments.cancel', () => {
     const [row] = await h.db<{ status: string; refund_due: boolean }[]>`
       select status, refund_due from payments where id = ${payment.paymentId}`;
     expect(row).toEqual({ status: 'failed', refund_due: false });
-    // Again: the same answer, no second event.
-    expect(await cancel(payment.paymentId)).toEqual(view);
+    // Again: the same answer, said to be unchanged (nothing done, nothing audited), no second event.
+    expect(view).not.toHaveProperty('unchanged');
+    expect(await cancel(payment.paymentId)).toEqual({ ...view, unchanged: true });
     expect(await events(payment.paymentId)).toHaveLength(2);
     // The payer's link now leads to the ended page, never to the card form.
     const start = await requestRpc(h.runtime.nats, h.infra.natsPrefix, Rpc.checkoutStart, {

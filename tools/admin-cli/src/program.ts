@@ -7,6 +7,7 @@ import {
   type DashboardUsers,
   issueApiKey,
   DEFAULT_GRACE_HOURS,
+  effectiveWebhookUrl,
   firstSigningSecret,
   graceHoursProblem,
   rotateSigningSecret,
@@ -35,6 +36,26 @@ export interface CliDeps {
   secretsKey: Buffer | undefined;
   /** Applies every service's migrations; answers the schemas. */
   migrateAll: () => Promise<string[]>;
+}
+
+interface PartnerOptions {
+  mode: Mode;
+  apiUrl: string;
+  apiSecret?: string;
+  webhooksToPartner?: boolean;
+}
+
+/**
+ * Where the merchant's webhooks go after `merchant partner`, said plainly: a webhook URL
+ * the merchant set earlier keeps them, and the partner would never hear a thing.
+ */
+function webhooksNote(webhooksTo: string | null, ownUrl: string | null): string {
+  if (!ownUrl) return `\nwebhooks go to ${webhooksTo}`;
+  return (
+    `\nwebhooks still go to ${ownUrl}, the merchant's own webhook URL, not to the partner:` +
+    ' re-run with --webhooks-to-partner (or PUT /api/v1/webhooks/settings {"url": null})' +
+    ' to send them to {API_URL}/webhooks/platform'
+  );
 }
 
 /** The operator of a command, as the audit log names them: --operator, else $USER. */
@@ -174,7 +195,11 @@ export function buildProgram(deps: CliDeps): Command {
       '--api-secret <secret>',
       'the API secret dzpay sends as Bearer (better: PARTNER_API_SECRET in the environment, out of shell history)',
     )
-    .action(async (id: string, options: { mode: Mode; apiUrl: string; apiSecret?: string }) => {
+    .option(
+      '--webhooks-to-partner',
+      "clear the merchant's own webhook URL, so webhooks go to {API_URL}/webhooks/platform",
+    )
+    .action(async (id: string, options: PartnerOptions) => {
       if (!deps.secretsKey) fail('set SECRETS_KEY (32 bytes, base64) to store partner secrets');
       const apiSecret = options.apiSecret ?? process.env.PARTNER_API_SECRET;
       if (!apiSecret) fail('give the secret with --api-secret or PARTNER_API_SECRET');
@@ -204,9 +229,15 @@ export function buildProgram(deps: CliDeps): Command {
           : !first.generated
             ? '\nwebhook signing secret set from PARTNER_SIGNING_SECRET'
             : '\nwebhook signing secret unchanged (change it with rotate-signing-secret)';
+      if (options.webhooksToPartner) {
+        await accounts.setWebhookSettings(id, options.mode, { url: null }, sealedSigning);
+      }
+      const settings = await accounts.webhookSettings(id, options.mode);
+      const webhooksTo = settings ? effectiveWebhookUrl(settings) : null;
       out(
-        { merchantId: id, mode: options.mode, apiUrl: options.apiUrl, ...shown },
-        `partner endpoint of ${id} (${options.mode}): ${options.apiUrl}${signingNote}`,
+        { merchantId: id, mode: options.mode, apiUrl: options.apiUrl, webhooksTo, ...shown },
+        `partner endpoint of ${id} (${options.mode}): ${options.apiUrl}${signingNote}` +
+          webhooksNote(webhooksTo, settings?.webhookUrl ?? null),
       );
     });
 

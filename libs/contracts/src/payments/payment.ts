@@ -76,10 +76,29 @@ export const IdempotencyRequest = z.object({
   fingerprint: z.string(),
 });
 
+/**
+ * What a write's reply says of itself, beside what it answers: `replayed`, the stored
+ * answer of an earlier request with the same Idempotency-Key; `unchanged`, there was
+ * nothing to do (cancelling a cancelled payment, deactivating a deactivated link). Either
+ * way nothing was done now: the gateway sends `Idempotent-Replayed: true` for the first,
+ * records neither in the audit log, and answers the rest.
+ */
+export const AnsweredAgain = z.object({
+  replayed: z.boolean().optional(),
+  unchanged: z.boolean().optional(),
+});
+export type AnsweredAgain = z.infer<typeof AnsweredAgain>;
+
 export const PaymentsGetRequest = MerchantScope.extend({ id: z.string() });
 export type PaymentsGetRequest = z.infer<typeof PaymentsGetRequest>;
 
-export const PaymentsCancelRequest = MerchantScope.extend({ id: z.string() });
+export const PaymentsCancelRequest = MerchantScope.extend({
+  id: z.string(),
+  idempotency: IdempotencyRequest.optional(),
+});
+/** payments.cancel's reply: the payment, and whether this cancel did anything. */
+export const PaymentsCancelReply = PaymentView.extend(AnsweredAgain.shape);
+export type PaymentsCancelReply = z.infer<typeof PaymentsCancelReply>;
 export type PaymentsCancelRequest = z.infer<typeof PaymentsCancelRequest>;
 
 /** Ids of payments are UUIDs; anything else names no payment (and never reaches SQL). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MerchantScope } from '../scope.ts';
-import { IdempotencyRequest, PaymentView } from './payment.ts';
+import { AnsweredAgain, IdempotencyRequest, PaymentView } from './payment.ts';
 
 /** A payment refunded, in whole or in part: `POST /api/v1/payments/{id}/refund`. */
 
@@ -28,6 +28,9 @@ type RefundView = z.infer<typeof RefundView>;
 /** `data` of the answer to POST /api/v1/payments/{id}/refund: the payment, and the refund. */
 export const PaymentsRefundReply = PaymentView.extend({ refund: RefundView });
 export type PaymentsRefundReply = z.infer<typeof PaymentsRefundReply>;
+/** payments.refund's reply: the refund, and whether it is an earlier one answered again. */
+export const PaymentsRefundAnswer = PaymentsRefundReply.extend(AnsweredAgain.shape);
+export type PaymentsRefundAnswer = z.infer<typeof PaymentsRefundAnswer>;
 
 export const PaymentsRefundRequest = MerchantScope.extend({
   id: z.string(),

@@ -75,15 +75,18 @@ export function registerPaymentActions(kit: PageKit, ask: Ask): void {
         amount: centimes,
         ...(key ? { idempotency: refundIdempotency(key, id, centimes) } : {}),
       });
-      await recordDashboardAudit(kit.deps, context, {
-        action: 'payment.refund',
-        target: id,
-        details: {
-          amount: refunded.refund.amount,
-          refundStatus: refunded.refund.status,
-          paymentStatus: refunded.status,
-        },
-      });
+      // The form sent again (its key's stored answer): audited when it was made.
+      if (!refunded.replayed) {
+        await recordDashboardAudit(kit.deps, context, {
+          action: 'payment.refund',
+          target: id,
+          details: {
+            amount: refunded.refund.amount,
+            refundStatus: refunded.refund.status,
+            paymentStatus: refunded.status,
+          },
+        });
+      }
       if (refunded.refund.status === 'pending') {
         return text.refundPending(money(refunded.refund.amount, context.language));
       }
@@ -93,8 +96,11 @@ export function registerPaymentActions(kit: PageKit, ask: Ask): void {
 
   kit.post(`${base}/cancel`, (context) =>
     act(context, async (id, text) => {
-      await ask(Rpc.paymentsCancel, { ...context.scope, id });
-      await recordDashboardAudit(kit.deps, context, { action: 'payment.cancel', target: id });
+      const cancelled = await ask(Rpc.paymentsCancel, { ...context.scope, id });
+      // Cancelled before (a second click): audited by the cancel that did it.
+      if (!cancelled.unchanged && !cancelled.replayed) {
+        await recordDashboardAudit(kit.deps, context, { action: 'payment.cancel', target: id });
+      }
       return text.cancelDone;
     }),
   );

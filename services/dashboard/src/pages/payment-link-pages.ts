@@ -168,11 +168,14 @@ export function registerPaymentLinkPages(kit: PageKit, ask: Ask): void {
     const id = idOf(context);
     try {
       const link = await ask(Rpc.paymentLinksDeactivate, { ...context.scope, id });
-      await recordDashboardAudit(kit.deps, context, {
-        action: 'payment_link.deactivate',
-        target: link.id,
-        details: { label: link.label },
-      });
+      // Deactivated before: audited by the deactivation that did it.
+      if (!link.unchanged) {
+        await recordDashboardAudit(kit.deps, context, {
+          action: 'payment_link.deactivate',
+          target: link.id,
+          details: { label: link.label },
+        });
+      }
       await context.flash('ok', t.deactivated);
     } catch (error) {
       await context.flash('error', linkRefusalText(error, context.language));

@@ -102,8 +102,9 @@ export function webhookPages(kit: PageKit, dash: DashboardDeps): void {
     const events = WebhookEventKind.options.filter((kind) => picked.includes(kind));
     if (events.length === 0) return error(context, t.eventsRequired);
     let signingSecret: string | null;
+    let unchanged: boolean;
     try {
-      ({ signingSecret } = await settings.save(scope, { url: rawUrl || null, events }));
+      ({ signingSecret, unchanged } = await settings.save(scope, { url: rawUrl || null, events }));
     } catch (failure) {
       return refused(context, failure);
     }
@@ -111,11 +112,13 @@ export function webhookPages(kit: PageKit, dash: DashboardDeps): void {
       { merchantId: scope.merchantId, mode: scope.mode },
       'webhook settings saved from the dashboard',
     );
-    await recordDashboardAudit(dash, context, {
-      action: 'webhook.settings_update',
-      ...(rawUrl ? { target: safeUrlOf(rawUrl) } : {}),
-      details: { events, secretCreated: signingSecret !== null },
-    });
+    // The same settings saved again changed nothing: the log keeps the save that did.
+    if (!unchanged)
+      await recordDashboardAudit(dash, context, {
+        action: 'webhook.settings_update',
+        ...(rawUrl ? { target: safeUrlOf(rawUrl) } : {}),
+        details: { events, secretCreated: signingSecret !== null },
+      });
     if (signingSecret) {
       return render(
         context,

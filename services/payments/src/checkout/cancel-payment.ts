@@ -23,7 +23,8 @@ export type CancelDeps = Pick<
 
 /** What the cancel's settlement came to. */
 type Outcome =
-  | { kind: 'decided'; record: PaymentRecord }
+  /** `unchanged`: decided before this cancel (by another cancel, the payer or the sweeper). */
+  | { kind: 'decided'; record: PaymentRecord; unchanged: boolean }
   /** The card network says the order was paid: it is settled as paid, not cancelled. */
   | { kind: 'paid'; record: PaymentRecord };
 
@@ -36,12 +37,16 @@ const DEFAULT_WAIT_MS = 3_000;
  * so a payer still on the card form cannot pay it afterwards; if the network says it was
  * paid, the payment is settled as paid and the cancel refused. The state change is one
  * UPDATE guarded by status and lease, with its payment.failed event in the same
- * transaction (outbox). Cancelling a cancelled payment answers it again.
+ * transaction (outbox). Cancelling a cancelled payment answers it again, `unchanged`
+ * (nothing was done: the audit log records the cancel that did it, not this one).
  */
 export function paymentCanceller(deps: CancelDeps) {
   const { repository, logger } = deps;
 
-  async function cancel(scope: MerchantScope, id: string): Promise<PaymentRecord> {
+  async function cancel(
+    scope: MerchantScope,
+    id: string,
+  ): Promise<{ record: PaymentRecord; unchanged: boolean }> {
     const record = isUuid(id) ? await repository.findForMerchant(scope, id) : null;
     // AGENCY attempts belong to partners' sales, not to the merchant's checkout: not here.
     if (!record || record.channel !== 'CHECKOUT') {
@@ -49,7 +54,7 @@ export function paymentCanceller(deps: CancelDeps) {
         details: { id },
       });
     }
-    if (!isOpen(record.status)) return cancelledOrRefuse(record);
+    if (!isOpen(record.status)) return { record: cancelledOrRefuse(record), unchanged: true };
     const networks = deps.cardNetworks;
 
     const outcome = await deps
@@ -70,12 +75,12 @@ export function paymentCanceller(deps: CancelDeps) {
       const settled = await deps.settle.reconcile(outcome.record);
       throw notCancellable(settled);
     }
-    return cancelledOrRefuse(outcome.record);
+    return { record: cancelledOrRefuse(outcome.record), unchanged: outcome.unchanged };
   }
 
   async function cancelClaimed(claimed: Claimed, network: CardNetwork): Promise<Outcome> {
     const { record: fresh, lease } = claimed;
-    if (!isOpen(fresh.status)) return { kind: 'decided', record: fresh };
+    if (!isOpen(fresh.status)) return { kind: 'decided', record: fresh, unchanged: true };
     let refundDue = false;
     if (fresh.cardnetOrderId) {
       const order = await stopOrder(network, claimed, fresh.cardnetOrderId);
@@ -91,7 +96,9 @@ export function paymentCanceller(deps: CancelDeps) {
       'payment.failed',
       lease,
     );
-    return { kind: 'decided', record: cancelled ?? (await repository.findById(fresh.id)) ?? fresh };
+    if (cancelled) return { kind: 'decided', record: cancelled, unchanged: false };
+    const now = (await repository.findById(fresh.id)) ?? fresh;
+    return { kind: 'decided', record: now, unchanged: true };
   }
 
   /**

@@ -6,7 +6,8 @@ import {
   type PaymentLinkCreateRequest,
   type PaymentLinksListRequest,
   type PaymentLinksPage,
-  type PaymentLinkView,
+  PaymentLinkView,
+  type PaymentLinkWriteReply,
 } from '@dzpay/contracts';
 import { AppError, serveRpc, type RpcServer } from '@dzpay/platform';
 import { paymentLinksRepository } from './links-repository.ts';
@@ -16,6 +17,7 @@ import { paymentLinkPublicView, paymentLinkView } from './link-view.ts';
 import { decodeCursor, encodeCursor } from '../domain/payments-cursor.ts';
 import { refusalError } from '../domain/charge.ts';
 import { linkNotFound, linkPayer } from './link-payer.ts';
+import { idempotent } from '../store/idempotency.ts';
 
 /** A link's public token: `pl_` and 16 random bytes, unguessable and URL-safe. */
 const newLinkToken = () => `pl_${randomBytes(16).toString('base64url')}`;
@@ -32,7 +34,26 @@ export async function servePaymentLinkHandlers(ctx: ServedContext): Promise<RpcS
     return paymentLinkView(found, ctx.publicBaseUrl, clock());
   }
 
-  async function create({ merchant, link }: PaymentLinkCreateRequest): Promise<PaymentLinkView> {
+  /** A link made once per Idempotency-Key: a replay answers the link the key made. */
+  async function createOnce({
+    idempotency,
+    ...request
+  }: PaymentLinkCreateRequest): Promise<PaymentLinkWriteReply> {
+    const { merchantId, mode } = request.merchant;
+    const answer = await idempotent(
+      ctx.idempotency,
+      { merchantId, mode },
+      idempotency,
+      PaymentLinkView,
+      () => create(request),
+    );
+    return answer.replayed ? { ...answer.value, replayed: true } : answer.value;
+  }
+
+  async function create({
+    merchant,
+    link,
+  }: Omit<PaymentLinkCreateRequest, 'idempotency'>): Promise<PaymentLinkView> {
     const now = clock();
     // The schema ran on the way in: the body is its output (trimmed label, UTC expiry).
     const body = link;
@@ -80,7 +101,7 @@ export async function servePaymentLinkHandlers(ctx: ServedContext): Promise<RpcS
   }
 
   return Promise.all([
-    serveRpc(nats, prefix, Rpc.paymentLinksCreate, create, logger),
+    serveRpc(nats, prefix, Rpc.paymentLinksCreate, createOnce, logger),
     serveRpc(nats, prefix, Rpc.paymentLinksList, page, logger),
     serveRpc(
       nats,
@@ -93,10 +114,13 @@ export async function servePaymentLinkHandlers(ctx: ServedContext): Promise<RpcS
       nats,
       prefix,
       Rpc.paymentLinksDeactivate,
-      async ({ merchantId, mode, id }) => {
+      async ({ merchantId, mode, id }): Promise<PaymentLinkWriteReply> => {
         const scope = { merchantId, mode };
-        if (!isUuid(id) || !(await links.deactivate(scope, id, clock()))) throw linkNotFound();
-        return read(scope, id);
+        const deactivated = isUuid(id) ? await links.deactivate(scope, id, clock()) : 'missing';
+        if (deactivated === 'missing') throw linkNotFound();
+        const view = await read(scope, id);
+        // Deactivating a deactivated link answers it again, having done nothing.
+        return deactivated === 'already' ? { ...view, unchanged: true } : view;
       },
       logger,
     ),

@@ -137,13 +137,25 @@ export function paymentLinksRepository(sql: Sql, pressHoldMs: number) {
     },
 
     /** Deactivates the link (once: a second call keeps the first time); null when it is not the merchant's. */
-    async deactivate(scope: MerchantScope, id: string, at: Date): Promise<boolean> {
-      const rows = await sql`
-        update payment_links
-        set deactivated_at = coalesce(deactivated_at, ${at}), updated_at = ${at}
-        where id = ${id} and merchant_id = ${scope.merchantId} and mode = ${scope.mode}
-        returning 1`;
-      return rows.length > 0;
+    /** `already` when it was deactivated before (nothing changes then), `missing` when not the scope's. */
+    async deactivate(
+      scope: MerchantScope,
+      id: string,
+      at: Date,
+    ): Promise<'deactivated' | 'already' | 'missing'> {
+      const rows = await sql<{ already: boolean }[]>`
+        with before as (
+          select id, deactivated_at is not null as already from payment_links
+          where id = ${id} and merchant_id = ${scope.merchantId} and mode = ${scope.mode}
+          for update
+        )
+        update payment_links p
+        set deactivated_at = coalesce(p.deactivated_at, ${at}),
+            updated_at = case when before.already then p.updated_at else ${at} end
+        from before where p.id = before.id
+        returning before.already`;
+      if (rows.length === 0) return 'missing';
+      return rows[0]!.already ? 'already' : 'deactivated';
     },
 
     /**

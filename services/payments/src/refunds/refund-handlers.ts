@@ -15,8 +15,14 @@ export async function serveRefundHandlers(ctx: ServedContext): Promise<RpcServer
       async ({ idempotency, ...request }) => {
         const run = () => refund({ ...request, idempotencyKey: idempotency?.key ?? null });
         try {
-          return (await idempotent(ctx.idempotency, request, idempotency, PaymentsRefundReply, run))
-            .value;
+          const { value, replayed } = await idempotent(
+            ctx.idempotency,
+            request,
+            idempotency,
+            PaymentsRefundReply,
+            run,
+          );
+          return replayed ? { ...value, replayed } : value;
         } catch (error) {
           // Pending at the card network: answered (202), never stored for its key, so
           // the key's retry learns the outcome.

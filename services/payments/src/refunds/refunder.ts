@@ -1,4 +1,9 @@
-import { isUuid, type PaymentsRefundReply, type PaymentsRefundRequest } from '@dzpay/contracts';
+import {
+  isUuid,
+  type PaymentsRefundAnswer,
+  type PaymentsRefundReply,
+  type PaymentsRefundRequest,
+} from '@dzpay/contracts';
 import { AppError } from '@dzpay/platform';
 import type { PaymentsContext } from '../context.ts';
 import { CardNetworkError } from '../card-network/card-network.ts';
@@ -49,7 +54,7 @@ export function refunder(deps: RefunderDeps) {
     idempotencyKey,
   }: Omit<PaymentsRefundRequest, 'idempotency'> & {
     idempotencyKey: string | null;
-  }): Promise<PaymentsRefundReply> => {
+  }): Promise<PaymentsRefundAnswer> => {
     const record = isUuid(id)
       ? await deps.repository.findForMerchant({ merchantId, mode }, id)
       : null;
@@ -72,7 +77,10 @@ export function refunder(deps: RefunderDeps) {
           const now = open?.kind === 'succeeded' ? open.payment : claimed.record;
           if (idempotencyKey) {
             const earlier = await deps.refunds.byKey(record.id, idempotencyKey);
-            if (earlier?.state === 'succeeded') return reply(now, earlier, 'succeeded');
+            // The refund this key made (its stored answer lost or forgotten): answered again.
+            if (earlier?.state === 'succeeded') {
+              return { ...reply(now, earlier, 'succeeded'), replayed: true };
+            }
           }
           return refundNow({ ...claimed, record: now }, amount, idempotencyKey);
         },

@@ -11,6 +11,7 @@ import type { GatewayDeps } from '../../deps.ts';
 import { authOf, requireApiKey } from '../shared/authenticate.ts';
 import { ValidationFailure } from '../shared/errors.ts';
 import { parseQuery } from '../shared/query-string.ts';
+import { wasAnsweredAgain } from '../shared/answered-again.ts';
 
 /**
  * The merchant API's routes whose success the audit log records, by method and route
@@ -121,8 +122,8 @@ function recordApiActions(app: FastifyInstance, deps: GatewayDeps): void {
     const route = auditedRouteOf(request);
     const status = reply.statusCode;
     if (!route || !request.auth || status < 200 || status >= 300) return payload;
-    // An Idempotency-Key replay answers what was done before: nothing new to record.
-    if (reply.getHeader('idempotent-replayed') === 'true') return payload;
+    // A replay, or a write with nothing to do, answers what was done before: nothing new.
+    if (wasAnsweredAgain(request)) return payload;
     let answer: unknown = null;
     if (typeof payload === 'string') {
       try {

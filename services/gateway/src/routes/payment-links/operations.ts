@@ -61,8 +61,9 @@ export const PAYMENT_LINKS_OPERATIONS: readonly OperationSpec[] = [
     tag: 'Payment links',
     summary: 'Make a payment link: a page that takes payments without code',
     description:
-      'A fixed `amount`, or `minAmount` and `maxAmount` for an amount the payer chooses (integer centimes, within the merchant’s range). `singleUse` links take one successful payment (a refund does not reopen them); others any number until `expiresAt` or until deactivated. Each payment through the link is an ordinary hosted-checkout payment of the key’s mode: reference `link-{id}-{n}`, `paymentLinkId` set, the link’s `metadata`, the same webhooks, status, receipts and refunds. `url` is the payer’s page; `/api/v1/payment-links/{id}/image` its QR code. `label` (the payer page’s title) must not hold bidirectional control characters (U+202A–U+202E, U+2066–U+2069): `VALIDATION400_BAD_REQUEST`. Recorded in the audit log as `payment_link.create`.',
+      'A fixed `amount`, or `minAmount` and `maxAmount` for an amount the payer chooses (integer centimes, within the merchant’s range). `singleUse` links take one successful payment (a refund does not reopen them); others any number until `expiresAt` or until deactivated. Each payment through the link is an ordinary hosted-checkout payment of the key’s mode: reference `link-{id}-{n}`, `paymentLinkId` set, the link’s `metadata`, the same webhooks, status, receipts and refunds. `url` is the payer’s page; `/api/v1/payment-links/{id}/image` its QR code. `label` (the payer page’s title) must not hold bidirectional control characters (U+202A–U+202E, U+2066–U+2069): `VALIDATION400_BAD_REQUEST`. Recorded in the audit log as `payment_link.create`, once per Idempotency-Key: a replay answers the link the key made and is not recorded again.',
     apiKey: true,
+    idempotent: true,
     body: {
       schema: CreatePaymentLinkBody,
       example: {
@@ -90,6 +91,10 @@ export const PAYMENT_LINKS_OPERATIONS: readonly OperationSpec[] = [
           'PAYMENT_INSTANCE400_AMOUNT_OUT_OF_RANGE',
           'VALIDATION422_UNPROCESSABLE_ENTITY',
         ],
+      },
+      409: {
+        description: 'the Idempotency-Key was used with another request',
+        errors: ['IDEMPOTENCY409_KEY_REUSED'],
       },
       422: {
         description: 'the merchant has no wallet to settle into',
@@ -151,7 +156,7 @@ export const PAYMENT_LINKS_OPERATIONS: readonly OperationSpec[] = [
     tag: 'Payment links',
     summary: 'Stop a payment link from taking payments',
     description:
-      'For good: its page then says the link is no longer active, and paying it answers `PAYMENT_LINK410_DEACTIVATED`. A payment already opened through it goes on. Deactivating again answers the link as it is. Recorded in the audit log as `payment_link.deactivate`.',
+      'For good: its page then says the link is no longer active, and paying it answers `PAYMENT_LINK410_DEACTIVATED`. A payment already opened through it goes on. Deactivating again answers the link as it is, and is not recorded again. Recorded in the audit log as `payment_link.deactivate`.',
     apiKey: true,
     params: idParam,
     responses: {

@@ -25,6 +25,7 @@ import { paymentLinkPage, paymentLinkProblemPage } from '../../pages/payment-lin
 import { authOf, requireApiKey } from '../shared/authenticate.ts';
 import { sendPage } from '../shared/page-reply.ts';
 import { ValidationFailure } from '../shared/errors.ts';
+import { answerOf, idempotencyOf } from '../shared/answered-again.ts';
 import { parseQuery } from '../shared/query-string.ts';
 import { scopedAsk } from '../shared/scoped-ask.ts';
 
@@ -58,13 +59,19 @@ function merchantRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   app.post('/api/v1/payment-links', routeOptions, async (request, reply) => {
     const auth = authOf(request);
     const link = parseCreateBody(request.body);
-    const data = await requestRpc(
+    const idempotency = idempotencyOf(request);
+    const answer = await requestRpc(
       deps.nats,
       deps.natsPrefix,
       Rpc.paymentLinksCreate,
-      { merchant: merchantTerms(auth.merchant, auth.scope.mode), link },
+      {
+        merchant: merchantTerms(auth.merchant, auth.scope.mode),
+        link,
+        ...(idempotency ? { idempotency } : {}),
+      },
       { timeoutMs: deps.serviceTimeoutMs },
     );
+    const data = answerOf(request, reply, answer);
     return reply.code(201).send({ statusCode: 201, message: 'Payment link created', data });
   });
 
@@ -89,9 +96,13 @@ function merchantRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   app.post<{ Params: { id: string } }>(
     '/api/v1/payment-links/:id/deactivate',
     routeOptions,
-    async (request) => {
-      const data = await ask(request, Rpc.paymentLinksDeactivate, { id: request.params.id });
-      return { statusCode: 200, message: 'Payment link deactivated', data };
+    async (request, reply) => {
+      const answer = await ask(request, Rpc.paymentLinksDeactivate, { id: request.params.id });
+      return {
+        statusCode: 200,
+        message: 'Payment link deactivated',
+        data: answerOf(request, reply, answer),
+      };
     },
   );
 

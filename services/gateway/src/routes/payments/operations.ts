@@ -272,8 +272,9 @@ export const PAYMENTS_OPERATIONS: readonly OperationSpec[] = [
     tag: 'Payments',
     summary: 'Cancel a hosted-checkout payment not paid yet',
     description:
-      'The card order is reversed at the card network first, so a payer on the card form can no longer pay. Ends `cancelled` (webhook `payment.fail` with failureReason `cancelled`). Cancelling a cancelled payment answers it again.',
+      'The card order is reversed at the card network first, so a payer on the card form can no longer pay. Ends `cancelled` (webhook `payment.fail` with failureReason `cancelled`). Cancelling a cancelled payment answers it again. Recorded in the audit log as `payment.cancel` once: a cancel answered again (by its Idempotency-Key, or of a payment already cancelled) is not recorded again.',
     apiKey: true,
+    idempotent: true,
     params: { id: 'the payment id (UUID)' },
     responses: {
       200: {
@@ -286,10 +287,14 @@ export const PAYMENTS_OPERATIONS: readonly OperationSpec[] = [
         description: "no such hosted-checkout payment for the key's merchant and mode",
         errors: ['PAYMENT_INSTANCE404_NOT_FOUND'],
       },
+      400: {
+        description: 'the Idempotency-Key header is empty, repeated or over 255 characters',
+        errors: ['VALIDATION400_BAD_REQUEST'],
+      },
       409: {
         description:
-          'the payment is paid, failed, expired or refunded (`details.status`); a payment the card network says was paid is recorded so',
-        errors: ['PAYMENT_INSTANCE409_NOT_CANCELLABLE'],
+          'the payment is paid, failed, expired or refunded (`details.status`; a payment the card network says was paid is recorded so), or the Idempotency-Key was used with another request',
+        errors: ['PAYMENT_INSTANCE409_NOT_CANCELLABLE', 'IDEMPOTENCY409_KEY_REUSED'],
       },
       503: unavailable('payments or the card network'),
     },

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   Rpc,
   type RegisteredPayment,
@@ -9,13 +8,14 @@ import {
   type MerchantScope,
 } from '@dzpay/contracts';
 import { requestRpc, type NatsConnection } from '@dzpay/platform';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { KeyOwnerLookup } from '../../adapters/key-owner-cache.ts';
 import { parseRefund, parseRegisterPayment } from '../../domain/payment-request.ts';
 import { merchantTerms } from '../../domain/merchant-terms.ts';
 import { authOf, requireApiKey } from '../shared/authenticate.ts';
 import { scopedAsk } from '../shared/scoped-ask.ts';
 import { ValidationFailure } from '../shared/errors.ts';
+import { answerOf, idempotencyOf } from '../shared/answered-again.ts';
 import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../../deps.ts';
@@ -55,7 +55,7 @@ export function paymentsRoutes(app: FastifyInstance, deps: PaymentsRoutesDeps): 
       },
       rpcOptions,
     );
-    const { payment } = answer;
+    const { payment, checkoutToken } = answerOf(request, reply, answer);
     const data: RegisteredPayment = {
       id: payment.id,
       reference: payment.reference,
@@ -66,9 +66,8 @@ export function paymentsRoutes(app: FastifyInstance, deps: PaymentsRoutesDeps): 
       language: payment.language,
       status: 'created',
       expiresAt: payment.expiresAt,
-      checkoutUrl: new URL(`/checkout/${answer.checkoutToken}`, deps.publicBaseUrl).href,
+      checkoutUrl: new URL(`/checkout/${checkoutToken}`, deps.publicBaseUrl).href,
     };
-    if (answer.replayed) void reply.header('idempotent-replayed', 'true');
     return reply.code(201).send({ statusCode: 201, message: 'Payment registered', data });
   });
 
@@ -85,7 +84,7 @@ export function paymentsRoutes(app: FastifyInstance, deps: PaymentsRoutesDeps): 
       const parsed = parseRefund(request.body);
       if (!parsed.ok) throw ValidationFailure.of(parsed.error);
       const idempotency = idempotencyOf(request);
-      const data = await requestRpc(
+      const answer = await requestRpc(
         deps.nats,
         deps.natsPrefix,
         Rpc.paymentsRefund,
@@ -97,6 +96,7 @@ export function paymentsRoutes(app: FastifyInstance, deps: PaymentsRoutesDeps): 
         },
         rpcOptions,
       );
+      const data = answerOf(request, reply, answer);
       // Asked of the card network, its answer not known yet: accepted, not done.
       if (data.refund.status === 'pending') {
         reply.code(202);
@@ -112,38 +112,6 @@ export function paymentsRoutes(app: FastifyInstance, deps: PaymentsRoutesDeps): 
         data,
       };
     },
-  );
-}
-
-/**
- * The Idempotency-Key header and a fingerprint of the body it came with: the same
- * key with another body is refused rather than answered with the first result.
- */
-function idempotencyOf(request: FastifyRequest): { key: string; fingerprint: string } | null {
-  const values = request.raw.headersDistinct['idempotency-key'];
-  if (!values) return null;
-  const key = values.length === 1 ? values[0]!.trim() : '';
-  if (key.length === 0 || key.length > 255) {
-    throw ValidationFailure.of([
-      {
-        field: 'Idempotency-Key',
-        message: 'Idempotency-Key must be one header of 1 to 255 characters',
-      },
-    ]);
-  }
-  const fingerprint = createHash('sha256')
-    // The route is part of what is fingerprinted: one key cannot serve two operations.
-    .update(`${request.method} ${request.url.split('?')[0]} ${canonicalJson(request.body ?? null)}`)
-    .digest('hex');
-  return { key, fingerprint };
-}
-
-/** JSON with object keys sorted: the same body sent with its keys in another order is the same request. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, node: unknown) =>
-    typeof node === 'object' && node !== null && !Array.isArray(node)
-      ? Object.fromEntries(Object.entries(node).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : node,
   );
 }
 
@@ -217,17 +185,22 @@ export function paymentsListRoutes(app: FastifyInstance, deps: GatewayDeps): voi
   app.post<{ Params: { id: string } }>(
     '/api/v1/payments/:id/cancel',
     routeOptions,
-    async (request) => {
+    async (request, reply) => {
       const { scope } = authOf(request);
-      const data = await requestRpc(
+      const idempotency = idempotencyOf(request);
+      const answer = await requestRpc(
         deps.nats,
         deps.natsPrefix,
         Rpc.paymentsCancel,
-        { ...scope, id: request.params.id },
+        { ...scope, id: request.params.id, ...(idempotency ? { idempotency } : {}) },
         // It may wait for the card network's reverse.do.
         { timeoutMs: deps.paymentsTimeoutMs },
       );
-      return { statusCode: 200, message: 'Payment cancelled', data };
+      return {
+        statusCode: 200,
+        message: 'Payment cancelled',
+        data: answerOf(request, reply, answer),
+      };
     },
   );
 }

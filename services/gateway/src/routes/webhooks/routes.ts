@@ -22,6 +22,7 @@ import {
 } from '@dzpay/accounts';
 import type { GatewayDeps } from '../../deps.ts';
 import { ValidationFailure } from '../shared/errors.ts';
+import { markUnchanged } from '../shared/answered-again.ts';
 
 export interface WebhookRoutesDeps {
   keys: KeyOwnerLookup;
@@ -81,6 +82,7 @@ export function webhookSettingsRoutes(app: FastifyInstance, deps: GatewayDeps): 
       if (problem) throw ValidationFailure.of([{ field: 'url', message: `url ${problem}` }]);
     }
     const saved = await settings.save(scope, patch);
+    markUnchanged(request, saved.unchanged);
     return {
       statusCode: 200,
       message: saved.signingSecret
