@@ -77,10 +77,12 @@ describe('balance and payouts, end to end', () => {
       balance: 300_050 - 100_025,
       payout: { amount: 100_025, wallet: 'W-BAL-1', reference: 'BNA-2026-0001' },
     });
-    // The same bank reference again: the same payout, nothing new.
-    const again = await recordPayout('1000.25', 'W-BAL-1', 'BNA-2026-0001');
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain(`already recorded: payout ${reply.payout.id}`);
+    // The same bank reference again, twice: the same payout, nothing new, audited once.
+    for (const amount of ['1000.25', '1000,25']) {
+      const again = await recordPayout(amount, 'W-BAL-1', 'BNA-2026-0001');
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toContain(`already recorded: payout ${reply.payout.id}`);
+    }
 
     const balance = await client.getBalance();
     const o = balance.overall;

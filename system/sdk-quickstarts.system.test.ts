@@ -103,22 +103,6 @@ interface Delivery {
 }
 
 /**
- * The README's admin CLI line that makes the partner's endpoint the demo merchant's (its
- * API_URL on `port` where the README says `readmePort`): the signing secret it prints.
- */
-async function connectPartner(
-  dzpay: ReturnType<typeof ownDzpay>,
-  cli: string,
-  readmePort: string,
-  port: number,
-): Promise<string> {
-  const connected = await paste(connectCommand(dzpay, cli, readmePort, port), REPO);
-  const signingSecret = /signing secret \(shown this once\): (whsec_\S+)/.exec(connected)?.[1];
-  expect(signingSecret, connected).toBeDefined();
-  return signingSecret!;
-}
-
-/**
  * A payer opens BOOK-42's page (the partner's title on it), pays it through the sandbox;
  * once `sold()` says the partner recorded the sale, a second payer is told it is sold.
  */
@@ -152,8 +136,10 @@ const postForgedSuccess = (url: string, reference: string) =>
     body: JSON.stringify({ type: 'payment.success', data: { reference } }),
   });
 
-describe('a new PHP merchant, following sdks/php/README.md on pnpm start', () => {
+describe('a new PHP merchant, then its partner, following sdks/php/README.md on one pnpm start', () => {
   const dzpay = ownDzpay('php-quickstart');
+  /** The signing secret the merchant section's webhook-setup.php printed. */
+  let merchantSecret = '';
   it('registers a checkout, is paid through the sandbox and verifies the webhook', async () => {
     const blocks = await readmeBlocks(PHP_README);
     const shop = join(dzpay.dir, 'shop');
@@ -191,6 +177,7 @@ describe('a new PHP merchant, following sdks/php/README.md on pnpm start', () =>
     ]);
     const signingSecret = (await paste(runSetup, shop)).trim();
     expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    merchantSecret = signingSecret;
     await writeFile(join(shop, 'webhook.php'), blockWith(blocks, 'php', '<?php // webhook.php'));
     const serveHook = substitute(blockWith(blocks, 'sh', 'php -S localhost:8001 webhook.php'), [
       ['whsec_…', signingSecret],
@@ -230,6 +217,43 @@ describe('a new PHP merchant, following sdks/php/README.md on pnpm start', () =>
       amount: 250000,
       status: 'success',
     });
+  }, 120_000);
+
+  it('then, on the same demo merchant, connects partner.php, sells BOOK-42 and verifies the webhook', async () => {
+    const blocks = await readmeBlocks(PHP_README);
+    const shop = join(dzpay.dir, 'bookshop');
+    await composerProject(shop);
+    const port = await freePort();
+    // The merchant section set a webhook URL and made the signing secret: the CLI says it
+    // keeps that secret and that webhooks now go to the partner.
+    const cli = blockWith(blocks, 'sh', 'pnpm dzpay merchant partner');
+    const connected = await paste(connectCommand(dzpay, cli, '8002', port), REPO);
+    expect(connected).toContain('webhook signing secret unchanged');
+    expect(connected).toContain(`webhooks go to http://localhost:${port}/dzpay/webhooks/platform`);
+    const signingSecret = merchantSecret;
+    expect(signingSecret).toMatch(/^whsec_/);
+    // The catalogue the README gives, and partner.php as written there.
+    const books = join(shop, 'books.json');
+    await writeFile(books, '{"BOOK-42": {"title": "Nedjma", "price": 1500.5, "sold": false}}');
+    await writeFile(join(shop, 'partner.php'), blockWith(blocks, 'php', '<?php // partner.php'));
+    const run = substitute(blockWith(blocks, 'sh', 'php -S localhost:8002 partner.php'), [
+      ['whsec_…', signingSecret],
+      ['8002', String(port)],
+    ]);
+    await serve(run, shop, port);
+    // "books.json says sold: true; a second payer is told the book is sold."
+    const sold = async () =>
+      (JSON.parse(await readFile(books, 'utf8')) as Record<string, { sold: boolean }>)['BOOK-42']!
+        .sold;
+    await sellBook42(dzpay, sold, 'books.json says BOOK-42 is sold');
+    // A webhook that does not verify sells nothing.
+    await writeFile(books, '{"BOOK-43": {"title": "Nedjma", "price": 1200, "sold": false}}');
+    const forged = await postForgedSuccess(
+      `http://localhost:${port}/dzpay/webhooks/platform`,
+      'BOOK-43',
+    );
+    expect(forged.status).toBe(401);
+    expect(await readFile(books, 'utf8')).toContain('"sold": false');
   }, 120_000);
 });
 
@@ -319,38 +343,4 @@ describe('a new Python merchant, then its partner, following sdks/python/README.
     await writeFile(script, `${client}\n${yours}\n${check}`);
     expect((await paste(`python3 ${script}`, REPO, env)).trim()).toBe('mark_sold BOOK-42');
   }, 180_000);
-});
-
-describe('a new PHP partner, following sdks/php/README.md on pnpm start', () => {
-  const dzpay = ownDzpay('php-partner-quickstart');
-  it('connects partner.php, sells BOOK-42 through the sandbox and verifies the webhook', async () => {
-    const blocks = await readmeBlocks(PHP_README);
-    const shop = join(dzpay.dir, 'bookshop');
-    await composerProject(shop);
-    const port = await freePort();
-    const cli = blockWith(blocks, 'sh', 'pnpm dzpay merchant partner');
-    const signingSecret = await connectPartner(dzpay, cli, '8002', port);
-    // The catalogue the README gives, and partner.php as written there.
-    const books = join(shop, 'books.json');
-    await writeFile(books, '{"BOOK-42": {"title": "Nedjma", "price": 1500.5, "sold": false}}');
-    await writeFile(join(shop, 'partner.php'), blockWith(blocks, 'php', '<?php // partner.php'));
-    const run = substitute(blockWith(blocks, 'sh', 'php -S localhost:8002 partner.php'), [
-      ['whsec_…', signingSecret],
-      ['8002', String(port)],
-    ]);
-    await serve(run, shop, port);
-    // "books.json says sold: true; a second payer is told the book is sold."
-    const sold = async () =>
-      (JSON.parse(await readFile(books, 'utf8')) as Record<string, { sold: boolean }>)['BOOK-42']!
-        .sold;
-    await sellBook42(dzpay, sold, 'books.json says BOOK-42 is sold');
-    // A webhook that does not verify sells nothing.
-    await writeFile(books, '{"BOOK-43": {"title": "Nedjma", "price": 1200, "sold": false}}');
-    const forged = await postForgedSuccess(
-      `http://localhost:${port}/dzpay/webhooks/platform`,
-      'BOOK-43',
-    );
-    expect(forged.status).toBe(401);
-    expect(await readFile(books, 'utf8')).toContain('"sold": false');
-  }, 120_000);
 });
