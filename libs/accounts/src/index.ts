@@ -64,11 +64,8 @@ export {
   newSigningSecret,
   rotateSigningSecret,
 } from './signing-secret.ts';
-export {
-  effectiveWebhookUrl,
-  webhookSettings,
-  type WebhookSettingsDeps,
-} from './webhook-settings.ts';
+export { webhookSettings, type WebhookSettingsDeps } from './webhook-settings.ts';
+export { effectiveWebhookUrl } from './webhook-url.ts';
 
 // Dashboard users' passwords and emails.
 export {

@@ -163,7 +163,7 @@ export function partnerEndpointsTable(sql: Sql) {
     },
 
     /** The webhook settings of a merchant and mode; null when it has no endpoint row at all. */
-    async webhookSettings(merchantId: string, mode: Mode): Promise<WebhookSettingsRow | null> {
+    async findWebhookSettings(merchantId: string, mode: Mode): Promise<WebhookSettingsRow | null> {
       const rows = await sql<WebhookSettingsDbRow[]>`
         select ${sql.unsafe(SETTINGS_COLUMNS)} from partner_endpoints
         where merchant_id = ${merchantId} and mode = ${mode}`;

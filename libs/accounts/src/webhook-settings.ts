@@ -1,7 +1,6 @@
 import { Rpc, type MerchantScope, type WebhookTestResult } from '@dzpay/contracts';
 import {
   AppError,
-  partnerUrl,
   requestRpc,
   sealSecret,
   signingSecretOwner,
@@ -9,6 +8,7 @@ import {
 } from '@dzpay/platform';
 import type { PartnerEndpointsTable, WebhookSettingsRow } from './partner-endpoints.ts';
 import { newSigningSecret, rotateSigningSecret } from './signing-secret.ts';
+import { effectiveWebhookUrl } from './webhook-url.ts';
 
 /** A test send waits for one attempt (WEBHOOK_TIMEOUT_MS, 15 s by default) and a little more. */
 const TEST_SEND_TIMEOUT_MS = 20_000;
@@ -46,7 +46,7 @@ export function webhookSettings(deps: WebhookSettingsDeps) {
   }
 
   return {
-    read: (scope: MerchantScope) => deps.accounts.webhookSettings(scope.merchantId, scope.mode),
+    read: (scope: MerchantScope) => deps.accounts.findWebhookSettings(scope.merchantId, scope.mode),
 
     /**
      * The new settings, the signing secret when this save made the first one, and whether
@@ -69,7 +69,7 @@ export function webhookSettings(deps: WebhookSettingsDeps) {
     /** A new signing secret (shown once); the previous one signs on for the grace period. */
     async rotate(scope: MerchantScope, graceHours: number) {
       const rotation = rotateSigningSecret(clock(), graceHours);
-      const current = await deps.accounts.webhookSettings(scope.merchantId, scope.mode);
+      const current = await deps.accounts.findWebhookSettings(scope.merchantId, scope.mode);
       if (!current?.hasSigningSecret) throw endpointMissing();
       const found = await deps.accounts.setSigningSecret(
         scope.merchantId,
@@ -78,7 +78,7 @@ export function webhookSettings(deps: WebhookSettingsDeps) {
         rotation.previousValidUntil,
       );
       if (!found) throw endpointMissing();
-      const after = await deps.accounts.webhookSettings(scope.merchantId, scope.mode);
+      const after = await deps.accounts.findWebhookSettings(scope.merchantId, scope.mode);
       return {
         signingSecret: rotation.secret,
         createdAt: after?.signingSecretCreatedAt ?? clock(),
@@ -88,7 +88,7 @@ export function webhookSettings(deps: WebhookSettingsDeps) {
 
     /** A signed `webhook.test` sent now by the dispatcher, and what the endpoint answered. */
     async sendTest(scope: MerchantScope): Promise<WebhookTestResult> {
-      const row = await deps.accounts.webhookSettings(scope.merchantId, scope.mode);
+      const row = await deps.accounts.findWebhookSettings(scope.merchantId, scope.mode);
       if (row === null || effectiveWebhookUrl(row) === null) throw endpointMissing();
       return requestRpc(
         deps.nats,
@@ -108,10 +108,4 @@ function endpointMissing(): AppError {
     'WEBHOOK409_ENDPOINT_MISSING',
     'no webhook endpoint: set a URL with PUT /api/v1/webhooks/settings first',
   );
-}
-
-/** Where webhooks go: the chosen URL, else `{API_URL}/webhooks/platform`, else nowhere. */
-export function effectiveWebhookUrl(row: WebhookSettingsRow): string | null {
-  if (row.webhookUrl) return row.webhookUrl;
-  return row.apiUrl ? partnerUrl(row.apiUrl, 'webhooks', 'platform').href : null;
 }

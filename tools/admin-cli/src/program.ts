@@ -232,7 +232,7 @@ export function buildProgram(deps: CliDeps): Command {
       if (options.webhooksToPartner) {
         await accounts.setWebhookSettings(id, options.mode, { url: null }, sealedSigning);
       }
-      const settings = await accounts.webhookSettings(id, options.mode);
+      const settings = await accounts.findWebhookSettings(id, options.mode);
       const webhooksTo = settings ? effectiveWebhookUrl(settings) : null;
       out(
         { merchantId: id, mode: options.mode, apiUrl: options.apiUrl, webhooksTo, ...shown },

@@ -22,7 +22,7 @@ export function webhookPages(kit: PageKit, dash: DashboardDeps): void {
   const render = async (context: PageContext, top = '', status = 200) => {
     const { escape: e, scope } = context;
     const t = textsOf(context.language);
-    const row = await deps.accounts.webhookSettings(scope.merchantId, scope.mode);
+    const row = await deps.accounts.findWebhookSettings(scope.merchantId, scope.mode);
     const url = row ? effectiveWebhookUrl(row) : null;
     const chosen = new Set<string>(row?.webhookEvents ?? DEFAULT_WEBHOOK_EVENTS);
     const boxes = WebhookEventKind.options
