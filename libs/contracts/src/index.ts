@@ -115,6 +115,7 @@ export {
 export {
   AttemptRevisions,
   ReferenceHeldReply,
+  ReferenceHeldRequest,
   Stage,
   STATUS_CHANGED_CHANNEL,
   statusAsOf,
