@@ -211,6 +211,21 @@ describe('actions with the API', () => {
 
 describe('an action sent again is recorded once', () => {
   const key = () => ({ 'x-api-key': shop.testKey });
+  /** A checkout payment registered and not paid: one to cancel. */
+  async function unpaid(prefix: string): Promise<string> {
+    const created = await stack.post(
+      '/api/v1/payments',
+      {
+        amount: 100_000,
+        currency: 'DZD',
+        reference: `${prefix}-${Date.now()}`,
+        successUrl: 'https://shop.example/ok',
+        failureUrl: 'https://shop.example/ko',
+      },
+      key(),
+    );
+    return ((await created.json()) as { data: { id: string } }).data.id;
+  }
   /** The action's events on the target, once every earlier write has landed. */
   async function countOf(action: string, target: string): Promise<number> {
     // A later action's event written means the answered-again requests' hooks have run.
@@ -246,18 +261,7 @@ describe('an action sent again is recorded once', () => {
     expect((await read(payment.id)).refundedAmount).toBe(10_000);
     await eventOf('payment.refund', payment.id);
 
-    const created = await stack.post(
-      '/api/v1/payments',
-      {
-        amount: 100_000,
-        currency: 'DZD',
-        reference: `AGAIN-CANCEL-${Date.now()}`,
-        successUrl: 'https://shop.example/ok',
-        failureUrl: 'https://shop.example/ko',
-      },
-      key(),
-    );
-    const { id } = ((await created.json()) as { data: { id: string } }).data;
+    const id = await unpaid('AGAIN-CANCEL');
     const cancels = [];
     for (const idempotencyKey of ['again-cancel', 'again-cancel', null]) {
       const headers = idempotencyKey ? { ...key(), 'idempotency-key': idempotencyKey } : key();
@@ -328,18 +332,7 @@ describe('an action sent again is recorded once', () => {
     }
     expect((await read(payment.id)).refundedAmount).toBe(10_000);
 
-    const created = await stack.post(
-      '/api/v1/payments',
-      {
-        amount: 100_000,
-        currency: 'DZD',
-        reference: `AGAIN-DASH-${Date.now()}`,
-        successUrl: 'https://shop.example/ok',
-        failureUrl: 'https://shop.example/ko',
-      },
-      key(),
-    );
-    const { id } = ((await created.json()) as { data: { id: string } }).data;
+    const id = await unpaid('AGAIN-DASH');
     for (let i = 0; i < 3; i++) {
       await owner.get(`/dashboard/payments/${id}`);
       expect((await owner.post(`/dashboard/payments/${id}/cancel`, {})).status).toBe(303);
