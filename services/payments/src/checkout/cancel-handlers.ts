@@ -2,7 +2,7 @@ import { PaymentsCancelReply, Rpc } from '@dzpay/contracts';
 import { serveRpc, type RpcServer } from '@dzpay/platform';
 import type { ServedContext } from '../context.ts';
 import { paymentView } from '../domain/payment-record.ts';
-import { idempotent } from '../store/idempotency.ts';
+import { idempotent, markedReplay } from '../store/idempotency.ts';
 import { paymentCanceller } from './cancel-payment.ts';
 
 /**
@@ -29,7 +29,7 @@ export async function serveCancelHandlers(ctx: ServedContext): Promise<RpcServer
           PaymentsCancelReply,
           run,
         );
-        return answer.replayed ? { ...answer.value, replayed: true } : answer.value;
+        return markedReplay(answer);
       },
       ctx.logger,
     ),

@@ -17,7 +17,7 @@ import { paymentLinkPublicView, paymentLinkView } from './link-view.ts';
 import { decodeCursor, encodeCursor } from '../domain/payments-cursor.ts';
 import { refusalError } from '../domain/charge.ts';
 import { linkNotFound, linkPayer } from './link-payer.ts';
-import { idempotent } from '../store/idempotency.ts';
+import { idempotent, markedReplay } from '../store/idempotency.ts';
 
 /** A link's public token: `pl_` and 16 random bytes, unguessable and URL-safe. */
 const newLinkToken = () => `pl_${randomBytes(16).toString('base64url')}`;
@@ -47,7 +47,7 @@ export async function servePaymentLinkHandlers(ctx: ServedContext): Promise<RpcS
       PaymentLinkView,
       () => create(request),
     );
-    return answer.replayed ? { ...answer.value, replayed: true } : answer.value;
+    return markedReplay(answer);
   }
 
   async function create({

@@ -103,6 +103,14 @@ export async function idempotent<S extends z.ZodType>(
   return { value, replayed: false };
 }
 
+/** An idempotent answer as a reply says it: the value, `replayed: true` when it was a replay. */
+export function markedReplay<T extends object>(answer: {
+  value: T;
+  replayed: boolean;
+}): T | (T & { replayed: true }) {
+  return answer.replayed ? { ...answer.value, replayed: true } : answer.value;
+}
+
 /** An error as a key keeps it, to replay. */
 export function storedError({ code, message, details }: AppError) {
   return { code, message, details };
