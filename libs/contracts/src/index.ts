@@ -115,7 +115,6 @@ export {
 export {
   AttemptRevisions,
   ReferenceHeldReply,
-  ReferenceHeldRequest,
   Stage,
   STATUS_CHANGED_CHANNEL,
   statusAsOf,

@@ -38,12 +38,7 @@ import {
 import { ReceiptEmailRequest, ReceiptEmailResult } from './receipts.ts';
 import { ReconcileRequest, ReconciliationReport } from './reconciliation.ts';
 import { DailyReportReply, DailyReportRequest } from './reports.ts';
-import {
-  ReferenceHeldReply,
-  ReferenceHeldRequest,
-  StatusReferenceRequest,
-  StatusReply,
-} from './status.ts';
+import { ReferenceHeldReply, StatusReferenceRequest, StatusReply } from './status.ts';
 import {
   DeliveriesOfPaymentReply,
   DeliveriesOfPaymentRequest,
@@ -81,7 +76,7 @@ export const Rpc = {
   productLookup: rpc('payments.product.lookup', ProductLookupRequest, PartnerProduct),
   attemptStart: rpc('payments.attempts.start', AttemptStartRequest, AttemptStartReply),
   /** The attempts that hold a product reference in payments' own rows (docs/status.md). */
-  referenceHeld: rpc('payments.reference.held', ReferenceHeldRequest, ReferenceHeldReply, READ),
+  referenceHeld: rpc('payments.reference.held', StatusReferenceRequest, ReferenceHeldReply, READ),
   // Reports (payments)
   paymentsReportDaily: rpc('payments.report.daily', DailyReportRequest, DailyReportReply, READ),
   // Status of a reference (status)

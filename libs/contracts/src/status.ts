@@ -148,14 +148,4 @@ export function statusAsOf(record: StatusRecord, now: Date): StatusRecord {
  * missed (docs/status.md, "Free only when payments agrees").
  */
 export const ReferenceHeldReply = z.object({ attempts: z.array(PaymentEvent) });
-
-/**
- * The question: the reference, and the attempts status holds in states it took from
- * payments' rows (at most a few), whose current states are answered too, whatever they
- * are: one that stopped holding (declined, refunded) must not keep the reference locked.
- */
-export const ReferenceHeldRequest = StatusReferenceRequest.extend({
-  paymentIds: z.array(z.uuid()).max(20).optional(),
-});
-export type ReferenceHeldRequest = z.infer<typeof ReferenceHeldRequest>;
 export type ReferenceHeldReply = z.infer<typeof ReferenceHeldReply>;

@@ -90,7 +90,6 @@ export async function startStatus(
     prefix: config.NATS_PREFIX,
     attempts: cache,
     heldAttempts: paymentsHeldAttempts(nats, config.NATS_PREFIX),
-    recordHeld: (updates) => repository.recordHeld(updates),
     logger,
   });
 

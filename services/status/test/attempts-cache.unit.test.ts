@@ -21,7 +21,6 @@ const attempt = (status: StoredAttempt['status'], revision = 1): StoredAttempt =
   updatedAt: new Date('2030-01-01T00:00:00.000Z'),
   revision,
   paymentVersion: revision,
-  fromRows: false,
 });
 
 /** A source whose answer the test sets, counting reads; `hold` makes the next read wait. */

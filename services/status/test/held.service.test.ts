@@ -113,57 +113,6 @@ describe('a reference is called free only when payments agrees', () => {
     expect((await ask(reference)).stage).toBe('refunded');
   });
 
-  // Seed 410 (a NATS node killed, the relay publishing its outbox a piece at a time): paid
-  // was read from payments' rows while the stream had nothing of the attempt; 35 s later
-  // the stream brought its earlier states, and the projection alone said locked.
-  it('never reads locked after paid from the rows, when the stream brings older states after', async () => {
-    const reference = `LATE-${randomUUID()}`;
-    const attempt = attemptEvents(alice, reference);
-    holding(reference, versioned(attempt.succeeded(), 3));
-    expect(await ask(reference)).toMatchObject({ stage: 'paid', paymentId: attempt.paymentId });
-
-    await publish(nats, infra.natsPrefix, versioned(attempt.created(), 1));
-    await publish(nats, infra.natsPrefix, versioned(attempt.processing(null), 2));
-    // Applied in stream order: once an attempt published after them is projected, so are they.
-    const marker = `MARK-${randomUUID()}`;
-    await publish(nats, infra.natsPrefix, attemptEvents(alice, marker).created());
-    await expect.poll(async () => (await ask(marker)).stage, poll).toBe('locked');
-
-    const answer = await ask(reference);
-    expect(answer).toMatchObject({ stage: 'paid', paymentId: attempt.paymentId });
-    // Taken from payments' rows, not brought by the stream yet: no gateway remembers it.
-    expect(answer.revisions).toEqual({});
-
-    // Its own success event, come at last, confirms the state already there: from then
-    // on the answer names its row, and payments is not asked again.
-    await publish(nats, infra.natsPrefix, versioned(attempt.succeeded(), 3));
-    await expect
-      .poll(async () => Object.keys((await ask(reference)).revisions ?? {}), poll)
-      .toEqual([attempt.paymentId]);
-    const before = payments.asked();
-    expect((await ask(reference)).stage).toBe('paid');
-    expect(payments.asked()).toBe(before);
-  });
-
-  // The stream refusing every publish (system/status-stream-lag): a held state recorded
-  // from the rows must follow the rows, not stand until the stream brings the events.
-  it('follows the rows past a locked state taken from them: paid, or released after a decline', async () => {
-    const paidLater = `ROWS-PAID-${randomUUID()}`;
-    const first = attemptEvents(alice, paidLater);
-    holding(paidLater, versioned(first.processing(null), 2));
-    expect((await ask(paidLater)).stage).toBe('locked');
-    holding(paidLater, versioned(first.succeeded(), 3));
-    expect(await ask(paidLater)).toMatchObject({ stage: 'paid', paymentId: first.paymentId });
-
-    const declined = `ROWS-DECLINED-${randomUUID()}`;
-    const second = attemptEvents(alice, declined);
-    holding(declined, versioned(second.processing(null), 2));
-    expect((await ask(declined)).stage).toBe('locked');
-    // Payments answers the attempt status named, in its state now: declined.
-    holding(declined, versioned(second.failed(), 3));
-    expect((await ask(declined)).stage).toBe('released');
-  });
-
   it('does not ask payments when the projection already says locked or paid', async () => {
     const reference = `HELD-${randomUUID()}`;
     const attempt = attemptEvents(alice, reference);

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredAttempt } from '../src/adapters/attempts-cache.ts';
 import type { AttemptUpdate } from '../src/domain/attempt-event.ts';
-import {
-  asksPayments,
-  callsFree,
-  fromRowsIds,
-  heldAhead,
-  withHeldAttempts,
-} from '../src/domain/held.ts';
+import { callsFree, withHeldAttempts } from '../src/domain/held.ts';
 import { statusOf } from '../src/domain/stage.ts';
 
 const at = new Date('2030-01-01T10:00:00.000Z');
@@ -33,7 +27,6 @@ const stored = (
   updatedAt: at,
   revision: 2,
   paymentVersion,
-  fromRows: false,
 });
 const row = (
   paymentId: string,
@@ -92,37 +85,5 @@ describe('withHeldAttempts', () => {
   it('changes nothing when payments holds nothing', () => {
     const projected = [stored(A, 'failed', 3)];
     expect(withHeldAttempts(projected, [])).toEqual(projected);
-  });
-});
-
-describe('heldAhead', () => {
-  it('names the rows the projection lacks or holds older, the ones to record', () => {
-    const projected = [stored(A, 'processing', 2)];
-    expect(heldAhead(projected, [row(A, 'success', 3), row(B, 'pending', 1)])).toEqual([
-      row(A, 'success', 3),
-      row(B, 'pending', 1),
-    ]);
-    expect(heldAhead([stored(A, 'success', 3)], [row(A, 'success', 3)])).toEqual([]);
-    expect(heldAhead([stored(A, 'refunded', 4)], [row(A, 'success', 3)])).toEqual([]);
-  });
-});
-
-describe('asksPayments', () => {
-  const fromRows = (attempt: StoredAttempt): StoredAttempt => ({ ...attempt, fromRows: true });
-  it('asks before a free stage, and before a held one resting on states taken from the rows', () => {
-    expect(asksPayments('not_found', [])).toBe(true);
-    expect(asksPayments('released', [stored(A, 'failed', 3)])).toBe(true);
-    expect(asksPayments('locked', [stored(A, 'processing', 2)])).toBe(false);
-    expect(asksPayments('paid', [stored(A, 'success', 3)])).toBe(false);
-    expect(asksPayments('locked', [fromRows(stored(A, 'processing', 2))])).toBe(true);
-    expect(asksPayments('paid', [stored(B, 'failed', 1), fromRows(stored(A, 'success', 3))])).toBe(
-      true,
-    );
-  });
-
-  it('names the attempts taken from the rows, whose states payments answers too', () => {
-    expect(fromRowsIds([stored(A, 'processing', 2), fromRows(stored(B, 'success', 3))])).toEqual([
-      B,
-    ]);
   });
 });

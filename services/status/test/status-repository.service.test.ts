@@ -108,50 +108,6 @@ describe('status repository', () => {
     expect(await deliveryOf('REF-W2')).toBe('success');
   });
 
-  it("records a state of payments' rows under the version rule, and tells the replica", async () => {
-    const paymentId = randomUUID();
-    const changed: unknown[] = [];
-    const told = statusRepository(sql, { onCommitted: (c) => changed.push(c) });
-    const paid = update({ paymentId, reference: 'REF-H', status: 'success', paymentVersion: 3 });
-    await told.recordHeld([paid]);
-    expect(changed).toEqual([{ ...scope, reference: 'REF-H' }]);
-    expect(await repository.attemptsOf(scope, 'REF-H')).toMatchObject([
-      { status: 'success', paymentVersion: 3, revision: 1, fromRows: true },
-    ]);
-
-    // The attempt's older states, brought by the stream afterwards, change nothing.
-    for (const [seq, status, version] of [
-      [30, 'pending', 1],
-      [31, 'processing', 2],
-    ] as const) {
-      const older = update({ paymentId, reference: 'REF-H', status, paymentVersion: version });
-      await repository.apply('c', seq, { eventId: randomUUID(), update: older });
-    }
-    expect(await repository.attemptsOf(scope, 'REF-H')).toMatchObject([
-      { status: 'success', paymentVersion: 3, revision: 1, fromRows: true },
-    ]);
-    // Its own event, of the same version, confirms it: the stream's from then on.
-    await repository.apply('c', 32, { eventId: randomUUID(), update: paid });
-    expect(await repository.attemptsOf(scope, 'REF-H')).toMatchObject([
-      { status: 'success', paymentVersion: 3, revision: 2, fromRows: false },
-    ]);
-
-    // Nor does an older row read late; a newer event still wins.
-    await told.recordHeld([{ ...paid, status: 'processing', paymentVersion: 2 }]);
-    await repository.apply('c', 33, {
-      eventId: randomUUID(),
-      update: { ...paid, status: 'refunded', paymentVersion: 4 },
-    });
-    expect(await repository.attemptsOf(scope, 'REF-H')).toMatchObject([
-      { status: 'refunded', paymentVersion: 4, revision: 3, fromRows: false },
-    ]);
-  });
-
-  it('records no state of payments without a version (the stream could not be ordered)', async () => {
-    await repository.recordHeld([update({ paymentId: randomUUID(), reference: 'REF-HN' })]);
-    expect(await repository.attemptsOf(scope, 'REF-HN')).toEqual([]);
-  });
-
   it("keeps each merchant's and mode's attempts apart", async () => {
     expect(await repository.attemptsOf({ ...scope, mode: 'live' }, 'REF-1')).toEqual([]);
     expect(

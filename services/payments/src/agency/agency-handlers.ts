@@ -4,7 +4,7 @@ import {
   hasAtMostTwoDecimals,
   Rpc,
   type AttemptStartRequest,
-  type ReferenceHeldRequest,
+  type StatusSubject,
 } from '@dzpay/contracts';
 import { AppError, serveRpc, type RpcServer } from '@dzpay/platform';
 import type { LookupProduct } from './partner-client.ts';
@@ -142,28 +142,16 @@ export function serveAgencyHandlers(
    * rows, as its current state's event. Status asks before it calls a reference free,
    * since the stream may not have carried the attempt's events yet (docs/status.md).
    * Only reads: a holder whose window closed stays as it is until settlement decides it.
-   * The attempts status names (`paymentIds`: states it took from these rows before) are
-   * answered too, in whatever state they are now (the merchant's and mode's only).
    */
-  async function held({ merchantId, mode, reference, paymentIds = [] }: ReferenceHeldRequest) {
-    const scope = { merchantId, mode };
+  async function held({ merchantId, mode, reference }: StatusSubject) {
     const holder = await repository.saleHolder({
-      ...scope,
+      merchantId,
+      mode,
       referenceKind: 'product',
       reference,
       epoch: 0,
     });
-    const named = await Promise.all(
-      paymentIds
-        .filter((id) => id !== holder?.id)
-        .map((id) => repository.findForMerchant(scope, id)),
-    );
-    // Status named them from its projection of this reference, merchant and mode.
-    const ofReference = named.filter(
-      (record): record is PaymentRecord => record !== null && record.channel === 'AGENCY',
-    );
-    const records = holder ? [holder, ...ofReference] : ofReference;
-    return { attempts: records.map((record) => currentStateEvent(randomUUID(), record)) };
+    return { attempts: holder ? [currentStateEvent(randomUUID(), holder)] : [] };
   }
 
   return Promise.all([

@@ -19,12 +19,6 @@ export type ChangedReference = StatusSubject;
 export interface StoredAttempt extends Attempt {
   revision: number;
   paymentVersion: number | null;
-  /**
-   * A state status took from payments' rows, not yet brought by the stream (recordHeld,
-   * or merged for one answer): payments may have moved on since, so a stage resting on it
-   * is asked of payments again, and never remembered by a gateway.
-   */
-  fromRows: boolean;
 }
 
 export type AttemptsSource = (scope: MerchantScope, reference: string) => Promise<StoredAttempt[]>;
@@ -33,14 +27,12 @@ export type AttemptsCache = ReturnType<typeof attemptsCache>;
 
 /**
  * The revision of each attempt read: what an answer computed from them reflects. A state
- * from payments' rows (revision 0, or a row recorded from them) is left out: payments may
- * change it without the projection hearing, so no gateway may remember an answer on it.
+ * from payments' rows (revision 0) reflects no row here, so it is left out: an answer
+ * with it is never taken for one that saw a change already notified.
  */
 export function revisionsOf(attempts: readonly StoredAttempt[]): AttemptRevisions {
   return Object.fromEntries(
-    attempts
-      .filter((a) => a.revision > 0 && !a.fromRows)
-      .map((attempt) => [attempt.paymentId, attempt.revision]),
+    attempts.filter((a) => a.revision > 0).map((attempt) => [attempt.paymentId, attempt.revision]),
   );
 }
 

@@ -1,12 +1,9 @@
-import { Rpc, type ReferenceHeldRequest } from '@dzpay/contracts';
+import { Rpc, type StatusSubject } from '@dzpay/contracts';
 import { requestRpc, type NatsConnection } from '@dzpay/platform';
 import { attemptUpdateOf, type AttemptUpdate } from '../domain/attempt-event.ts';
 
-/**
- * The attempts that hold a product reference in payments' rows, asked before calling it
- * free, and the current states of those named (`paymentIds`).
- */
-export type HeldAttempts = (question: ReferenceHeldRequest) => Promise<AttemptUpdate[]>;
+/** The attempts that hold a product reference in payments' rows, asked before calling it free. */
+export type HeldAttempts = (subject: StatusSubject) => Promise<AttemptUpdate[]>;
 
 /**
  * Per try, less than the gateway gives status per try, so a payments replica lost with
@@ -21,8 +18,8 @@ const TIMEOUT_MS = 2_000;
  * could not check, and the spec tells partners to keep the lock on any error.
  */
 export function paymentsHeldAttempts(nats: NatsConnection, prefix: string): HeldAttempts {
-  return async (question) => {
-    const { attempts } = await requestRpc(nats, prefix, Rpc.referenceHeld, question, {
+  return async (subject) => {
+    const { attempts } = await requestRpc(nats, prefix, Rpc.referenceHeld, subject, {
       timeoutMs: TIMEOUT_MS,
       tryTimeoutMs: TRY_TIMEOUT_MS,
     });

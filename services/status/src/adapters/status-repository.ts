@@ -19,7 +19,6 @@ interface AttemptRow {
   updated_at: Date;
   revision: number;
   payment_version: number | null;
-  from_rows: boolean;
 }
 
 /** A delivery state of a payment's outcome webhook, from the WEBHOOKS stream. */
@@ -62,7 +61,7 @@ export function statusRepository(
       const rows = await sql<AttemptRow[]>`
         select payment_id, status, amount, currency, order_id, paid_at, locks_reference,
                lock_expires_at, lock_has_expiry, webhook_delivery, created_at, updated_at,
-               revision, payment_version, stream_seq = 0 as from_rows
+               revision, payment_version
         from attempts
         where merchant_id = ${scope.merchantId} and mode = ${scope.mode}
           and reference_kind = 'product' and reference = ${reference}`;
@@ -91,29 +90,6 @@ export function statusRepository(
       change: { eventId: string; update: AttemptUpdate } | null,
     ): Promise<Applied> {
       return applyOne(consumer, { streamSeq, change }, upsertAttempts);
-    },
-
-    /**
-     * Writes states of attempts read from payments' rows that the projection lacks or
-     * holds older (domain/held.ts `heldAhead`), as their events will when the stream
-     * brings them: under the same rule (the payment's version), so an older event that
-     * arrives after changes nothing, and a newer one still wins. Status answers a stage
-     * computed from such a state only once it is here: every replica and gateway then
-     * hears of it (the row's revision, notified at commit), and none answers an older
-     * state of that attempt after, say `locked` after a partner was told `paid`.
-     * A state without a version cannot be ordered against the stream's: not written.
-     * Such a row reflects no stream event yet (`stream_seq` 0).
-     */
-    async recordHeld(updates: readonly AttemptUpdate[]): Promise<void> {
-      const versioned = updates.filter((update) => update.paymentVersion !== null);
-      if (versioned.length === 0) return;
-      const changed = await sql.begin((tx) =>
-        upsertAttempts(
-          tx,
-          versioned.map((update) => ({ update, streamSeq: 0 })),
-        ),
-      );
-      committed(changed);
     },
 
     /**
@@ -350,13 +326,9 @@ async function upsertAttempts(
       stream_seq = excluded.stream_seq,
       payment_version = excluded.payment_version
     -- isNewerState (domain/attempt-event.ts): two versions decide, else the stream order.
-    -- A state recorded from payments' rows (stream_seq 0) is confirmed by the stream's
-    -- event of the same version: from then on it is the stream's, answered without asking.
     where case
       when attempts.payment_version is not null and excluded.payment_version is not null
         then attempts.payment_version < excluded.payment_version
-          or (attempts.payment_version = excluded.payment_version
-              and attempts.stream_seq = 0 and excluded.stream_seq > 0)
       else attempts.stream_seq < excluded.stream_seq
     end`,
     // Delivery states that arrived before their attempts move onto them (setDeliveries).
@@ -393,6 +365,5 @@ function toAttempt(row: AttemptRow): StoredAttempt {
     updatedAt: row.updated_at,
     revision: row.revision,
     paymentVersion: row.payment_version,
-    fromRows: row.from_rows,
   };
 }

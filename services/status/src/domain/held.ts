@@ -15,21 +15,6 @@ export function callsFree(stage: Stage): boolean {
 }
 
 /**
- * Whether payments is asked before this answer: a stage that calls the reference free,
- * or one resting on states taken from payments' rows that the stream has not brought yet
- * (`fromRows`): payments may have moved them on (paid, declined) unseen by the
- * projection, and only its rows say where they are now.
- */
-export function asksPayments(stage: Stage, attempts: readonly StoredAttempt[]): boolean {
-  return callsFree(stage) || attempts.some((attempt) => attempt.fromRows);
-}
-
-/** The attempts whose states came from payments' rows: their current states are asked too. */
-export function fromRowsIds(attempts: readonly StoredAttempt[]): string[] {
-  return attempts.filter((attempt) => attempt.fromRows).map((attempt) => attempt.paymentId);
-}
-
-/**
  * The projection's attempts with payments' word on those that hold the reference
  * (in flight or paid, read from its rows): an attempt the projection lacks is added,
  * one it holds in an older state (a lower payment version, or no version to compare)
@@ -41,8 +26,9 @@ export function withHeldAttempts(
   held: readonly AttemptUpdate[],
 ): StoredAttempt[] {
   const byId = new Map(projected.map((attempt) => [attempt.paymentId, attempt]));
-  for (const update of heldAhead(projected, held)) {
+  for (const update of held) {
     const known = byId.get(update.paymentId);
+    if (known && isAtLeastAsNew(known, update)) continue;
     byId.set(update.paymentId, {
       paymentId: update.paymentId,
       status: update.status,
@@ -58,29 +44,9 @@ export function withHeldAttempts(
       updatedAt: update.updatedAt,
       revision: 0,
       paymentVersion: update.paymentVersion,
-      fromRows: true,
     });
   }
   return [...byId.values()];
-}
-
-/**
- * The states of payments' rows that withHeldAttempts takes: those of attempts the
- * projection lacks or holds in an older state. An answer computed from them is ahead of
- * the projection, so they are written into it before the answer goes out
- * (StatusRepository.recordHeld): the stream may bring the attempt's older states later
- * (its leader lost, the relay publishing its outbox a piece at a time), and a partner
- * told `paid` from payments' rows must not read `locked` from the projection after.
- */
-export function heldAhead(
-  projected: readonly StoredAttempt[],
-  held: readonly AttemptUpdate[],
-): AttemptUpdate[] {
-  const byId = new Map(projected.map((attempt) => [attempt.paymentId, attempt]));
-  return held.filter((update) => {
-    const known = byId.get(update.paymentId);
-    return !known || !isAtLeastAsNew(known, update);
-  });
 }
 
 /**
